@@ -1,0 +1,92 @@
+"""Operators on tnp arrays: every dtype pair, weak Python scalars, NumPy arrays in both orders."""
+import itertools
+import operator
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import check
+from strategies import ALL_DTYPES, PY_SCALARS, arrays, broadcastable_shapes
+
+BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+          operator.mod, operator.pow, operator.and_, operator.or_, operator.xor,
+          operator.lshift, operator.rshift, operator.eq, operator.ne, operator.lt,
+          operator.le, operator.gt, operator.ge, divmod]
+UNARY = [operator.neg, operator.pos, operator.abs, operator.invert]
+INPLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv,
+           operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
+           operator.ilshift, operator.irshift]
+
+
+def _sample(dt, n=4):
+    """Small values valid for every dtype, avoiding 0 (division) and huge powers."""
+    vals = np.array([1, 2, 3, 5][:n])
+    if dt.kind == "b":
+        return np.array([True, False, True, True][:n])
+    if dt.kind == "c":
+        return (vals + 1j * vals[::-1]).astype(dt)
+    return vals.astype(dt)
+
+
+@pytest.mark.parametrize("op", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt1,dt2", list(itertools.product(ALL_DTYPES, ALL_DTYPES)),
+                         ids=str)
+def test_binary_dtype_pairs(op, dt1, dt2):
+    check(lambda xp, a, b: op(a, b), _sample(dt1), _sample(dt2)[::-1].copy())
+
+
+@pytest.mark.parametrize("op", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("scalar", PY_SCALARS, ids=repr)
+def test_binary_python_scalars(op, dt, scalar):
+    check(lambda xp, a: op(a, scalar), _sample(dt))
+    check(lambda xp, a: op(scalar, a), _sample(dt))
+
+
+@pytest.mark.parametrize("op", UNARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_unary(op, dt):
+    check(lambda xp, a: op(a), _sample(dt))
+
+
+@pytest.mark.parametrize("op", INPLACE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt1,dt2", list(itertools.product(ALL_DTYPES, ALL_DTYPES)),
+                         ids=str)
+def test_inplace(op, dt1, dt2):
+    def body(xp, a, b):
+        r = op(a, b)
+        assert r is a
+        return a
+    check(body, _sample(dt1), _sample(dt2))
+
+
+@pytest.mark.parametrize("op", [operator.add, operator.mul, operator.lt, operator.truediv])
+def test_numpy_array_both_orders(op):
+    import tnp
+    a = np.arange(1.0, 5.0)
+    t = tnp.asarray(a)
+    for res in (op(t, a), op(a, t)):
+        assert isinstance(res, tnp.ndarray)
+    check(lambda xp, x: op(x, a), a)
+    check(lambda xp, x: op(a, x), a)
+
+
+def test_matmul():
+    check(lambda xp, a, b: a @ b, np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4))
+    check(lambda xp, a, b: a @ b, np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(2, 3))
+
+    def imatmul(xp, a, b):
+        a @= b
+        return a
+    check(imatmul, np.arange(4.0).reshape(2, 2), np.arange(4.0).reshape(2, 2))
+
+
+@given(st.data())
+def test_broadcasting_hypothesis(data):
+    s1, s2 = data.draw(broadcastable_shapes())
+    dt = data.draw(st.sampled_from([np.dtype("float64"), np.dtype("int32"), np.dtype("float32")]))
+    a, b = data.draw(arrays(dt, s1)), data.draw(arrays(dt, s2))
+    op = data.draw(st.sampled_from([operator.add, operator.mul, operator.sub, operator.lt]))
+    check(lambda xp, x, y: op(x, y), a, b)

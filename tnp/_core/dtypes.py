@@ -1,0 +1,101 @@
+"""The one dtype resolver: which NumPy dtypes tnp holds, and NumPy's own promotion, cached.
+
+Result dtypes are never tabulated here: they come from NumPy (``np.result_type`` with NEP 50
+weak Python scalars), keyed by dtypes and Python scalar *types* only, so the answer is
+value-independent, works under tracing and costs a dict lookup on the hot path.
+"""
+import functools
+
+import numpy as np
+
+SUPPORTED = frozenset(np.dtype(c) for c in "?bhilqBHILQefdFD") | {np.dtype(np.int64)}
+_UNSUPPORTED_KINDS = {"O": "object", "U": "str", "S": "bytes", "M": "datetime64",
+                      "m": "timedelta64", "V": "void"}
+# Placeholders standing for a weak Python scalar of each type in NumPy's promotion.
+WEAK_PLACEHOLDER = {bool: False, int: 0, float: 0.0, complex: 0j}
+PY_SCALARS = (bool, int, float, complex)
+
+
+def unsupported_dtype_error(dt):
+    kind = _UNSUPPORTED_KINDS.get(dt.kind, str(dt))
+    return TypeError(
+        f"tnp: dtype {dt!r} ({kind}) cannot be held on JAX/XLA; tnp supports bool, int8-64, "
+        f"uint8-64, float16/32/64 and complex64/128. Use numpy for {kind} arrays.")
+
+
+@functools.lru_cache(maxsize=None)
+def _canonical(dtype_like):
+    dt = np.dtype(dtype_like)
+    if dt not in SUPPORTED:
+        raise unsupported_dtype_error(dt)
+    return dt
+
+
+def canonical(dtype_like):
+    """NumPy dtype for ``dtype_like`` (anything ``np.dtype`` takes); TypeError if XLA can't hold it."""
+    if isinstance(dtype_like, np.dtype) and dtype_like in SUPPORTED:
+        return dtype_like
+    try:
+        return _canonical(dtype_like)
+    except TypeError as e:  # unhashable dtype-likes (e.g. a list spec) go uncached
+        if "unhashable" not in str(e):
+            raise
+        dt = np.dtype(dtype_like)
+        if dt not in SUPPORTED:
+            raise unsupported_dtype_error(dt) from None
+        return dt
+
+
+def check_supported(dt):
+    if dt not in SUPPORTED:
+        raise unsupported_dtype_error(dt)
+    return dt
+
+
+def promotion_key(x):
+    """What promotion needs to know of an operand: its dtype, or the type of a weak Python scalar."""
+    t = type(x)
+    if t in WEAK_PLACEHOLDER:
+        return t
+    dt = getattr(x, "dtype", None)
+    if dt is not None:
+        return np.dtype(dt)
+    if isinstance(x, PY_SCALARS):
+        return next(p for p in (bool, int, float, complex) if isinstance(x, p))
+    return np.asarray(x).dtype
+
+
+def _placeholder(key):
+    return WEAK_PLACEHOLDER[key] if key in WEAK_PLACEHOLDER else key
+
+
+@functools.lru_cache(maxsize=None)
+def result_type_of_keys(keys):
+    return np.result_type(*(_placeholder(k) for k in keys))
+
+
+def result_type(*operands):
+    """``np.result_type`` over tnp/jax/NumPy arrays, dtypes and weak Python scalars (cached)."""
+    keys = tuple(k if isinstance(k, np.dtype) else promotion_key(k) if not _is_dtype_like(k)
+                 else np.dtype(k) for k in operands)
+    return result_type_of_keys(keys)
+
+
+def _is_dtype_like(x):
+    return isinstance(x, (np.dtype, str)) or (isinstance(x, type) and issubclass(x, np.generic))
+
+
+def check_python_int(value, dt):
+    """NEP 50: a Python int that does not fit the integer dtype it is cast to raises OverflowError."""
+    if dt.kind in "iu" and type(value) is int:
+        info = np.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+
+
+def default_float():
+    return np.dtype(np.float64)
+
+
+def default_int():
+    return np.dtype(np.int64)

@@ -1,0 +1,308 @@
+"""NumPy indexing on tnp arrays: parse an index once into a *plan*.
+
+A basic index (ints, slices, ``None``, ``...``) becomes an ``index`` lens, so the result is a view
+whose slice starts are dynamic operands of one compiled kernel. Anything else is an advanced index:
+its shape and validity are decided by NumPy itself, replayed on a zero-strided placeholder array of
+the same shape (no data is touched), and it runs as a cached compiled gather/scatter.
+Out-of-bounds index arrays are checked eagerly (a named sync point for device index arrays);
+under a JAX trace that check is skipped (JAX then clamps reads and drops writes).
+"""
+import functools
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .errors import TnpTracingError
+
+_INVALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
+            "or boolean arrays are valid indices")
+
+
+class BasicPlan:
+    __slots__ = ("lens", "dyn", "shape", "scalar")
+
+    def __init__(self, lens, dyn, shape, scalar):
+        self.lens, self.dyn, self.shape, self.scalar = lens, dyn, shape, scalar
+
+
+class AdvancedPlan:
+    __slots__ = ("struct", "dyn", "shape")
+
+    def __init__(self, struct, dyn, shape):
+        self.struct, self.dyn, self.shape = struct, dyn, shape
+
+
+def _is_tracer(x):
+    return isinstance(x, jax.core.Tracer)
+
+
+def _placeholder(shape, dtype=np.int8):
+    return np.broadcast_to(np.zeros((), dtype), shape)
+
+
+def numpy_index_error(shape, index):
+    """Raise exactly what NumPy raises for ``index`` on an array of ``shape`` (or a generic IndexError)."""
+    from .ndarray import ndarray
+    items = index if isinstance(index, tuple) else (index,)
+    host = []
+    for it in items:
+        if isinstance(it, ndarray):
+            it = np.asarray(it)
+        elif isinstance(it, jax.Array) and not _is_tracer(it):
+            it = np.asarray(it)
+        host.append(it)
+    host = tuple(host) if isinstance(index, tuple) else host[0]
+    _placeholder(shape)[host]
+    raise IndexError(_INVALID)
+
+
+def _as_int(x):
+    if isinstance(x, (bool, np.bool_)):
+        return None
+    if isinstance(x, int):
+        return x
+    if isinstance(x, np.integer):
+        return int(x)
+    if hasattr(x, "__index__") and not hasattr(x, "shape"):
+        return operator.index(x)
+    return None
+
+
+def _slice_bounds(s, n):
+    for v in (s.start, s.stop, s.step):
+        if v is not None and _as_int(v) is None:
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
+    start, stop, step = s.indices(n)
+    length = len(range(start, stop, step))
+    return start, stop, step, length
+
+
+def parse(shape, index):
+    """Return a BasicPlan or an AdvancedPlan for ``array[index]`` on an array of ``shape``."""
+    items = index if type(index) is tuple else (index,)
+    basic = True
+    for it in items:
+        if not (it is None or it is Ellipsis or type(it) is slice or _as_int(it) is not None):
+            basic = False
+            break
+    if basic:
+        return _basic_plan(shape, items, index)
+    return _advanced_plan(shape, items, index)
+
+
+def _basic_plan(shape, items, index):
+    ndim = len(shape)
+    n_ell = sum(1 for it in items if it is Ellipsis)
+    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
+    if n_ell > 1 or consumed > ndim:
+        numpy_index_error(shape, index)
+    los, spans, steps, out = [], [], [], []
+    dim = 0
+    for it in items:
+        if it is None:
+            out.append(1)
+        elif it is Ellipsis:
+            for _ in range(ndim - consumed):
+                los.append(0), spans.append(shape[dim]), steps.append(1), out.append(shape[dim])
+                dim += 1
+        elif type(it) is slice:
+            n = shape[dim]
+            start, _, step, length = _slice_bounds(it, n)
+            if length == 0:
+                lo, span, step = 0, 0, 1
+            elif step > 0:
+                lo, span = start, (length - 1) * step + 1
+            else:
+                lo, span = start + (length - 1) * step, (length - 1) * -step + 1
+            los.append(lo), spans.append(span), steps.append(step), out.append(length)
+            dim += 1
+        else:
+            i, n = _as_int(it), shape[dim]
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            los.append(i % n), spans.append(1), steps.append(1)
+            dim += 1
+    for d in range(dim, ndim):
+        los.append(0), spans.append(shape[d]), steps.append(1), out.append(shape[d])
+    scalar = n_ell == 0 and consumed == ndim and all(it is not None for it in items) and not out
+    lens = ("index", (tuple(spans), tuple(steps), tuple(out)))
+    return BasicPlan(lens, tuple(los), tuple(out), scalar)
+
+
+def _index_array(it):
+    """An index entry that is not basic, as (host numpy array or device jax array), or None."""
+    from .ndarray import ndarray
+    if isinstance(it, ndarray):
+        it = it._value
+    if isinstance(it, jax.Array):
+        return it
+    if isinstance(it, (bool, np.bool_)):
+        return np.asarray(it)
+    if isinstance(it, (list, tuple, np.ndarray)):
+        try:
+            return np.asarray(it)
+        except ValueError:
+            return None
+    return None
+
+
+def _bool0_rewrite(shape, items):
+    """A 0-d boolean index is a length-1 mask on a new axis: ``a[..., True] == a[..., None][..., [True]]``.
+
+    Returns the axes to insert and the items with each 0-d boolean turned into a 1-d mask."""
+    def is_bool0(it):
+        return isinstance(it, (bool, np.bool_)) or (
+            getattr(it, "dtype", None) == np.bool_ and getattr(it, "ndim", 1) == 0)
+    if not any(is_bool0(it) for it in items):
+        return (), items
+    from .ndarray import ndarray
+    consumed = sum(1 if is_bool0(it) or it is None or type(it) is slice or _as_int(it) is not None
+                   else (np.ndim(it) if getattr(it, "dtype", None) == np.bool_ else 1)
+                   for it in items if it is not Ellipsis and it is not None)
+    axes, new, dim = [], [], 0
+    for it in items:
+        if it is Ellipsis:
+            dim += len(shape) + sum(map(is_bool0, items)) - consumed
+            new.append(it)
+        elif it is None:
+            new.append(it)
+        elif is_bool0(it):
+            axes.append(dim)
+            v = it._value if isinstance(it, ndarray) else it
+            new.append(v.reshape(1) if hasattr(v, "reshape") else np.array([v]))
+            dim += 1
+        else:
+            a = _index_array(it) if _as_int(it) is None and type(it) is not slice else None
+            dim += a.ndim if a is not None and a.dtype == np.bool_ else 1
+            new.append(it)
+    return tuple(axes), tuple(new)
+
+
+def _advanced_plan(shape, items, index):
+    expand, items = _bool0_rewrite(shape, items)
+    if expand:
+        shape = list(shape)
+        for ax in expand:
+            shape.insert(ax, 1)
+        shape = tuple(shape)
+    arrays = []
+    for it in items:
+        if it is None or it is Ellipsis or type(it) is slice or _as_int(it) is not None:
+            arrays.append(None)
+            continue
+        a = _index_array(it)
+        if a is None or not (a.dtype == np.bool_ or a.dtype.kind in "iu"):
+            numpy_index_error(shape, index)
+        arrays.append(a)
+    # NumPy decides validity and the result shape, on placeholders of the same shapes.
+    ph = tuple(it if a is None else a if isinstance(a, np.ndarray) and a.dtype == np.bool_
+               else _placeholder(a.shape, np.bool_ if a.dtype == np.bool_ else np.intp)
+               for it, a in zip(items, arrays))
+    if any(isinstance(a, jax.Array) and a.dtype == np.bool_ for a in arrays):
+        # a device mask's result shape needs its values: a named sync point (or a tracing error)
+        ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, jax.Array) and a.dtype == np.bool_
+                   else p for p, a in zip(ph, arrays))
+    out_shape = _placeholder(shape)[ph].shape
+    struct, dyn = [], []
+    consumed = sum(1 if a is None else (a.ndim if a.dtype == np.bool_ else 1)
+                   for it, a in zip(items, arrays) if it is not None and it is not Ellipsis)
+    dim = 0
+    for it, a in zip(items, arrays):
+        if it is None:
+            struct.append("newaxis")
+        elif it is Ellipsis:
+            struct.append("ellipsis")
+            dim += len(shape) - consumed
+        elif type(it) is slice:
+            struct.append(("slice", (_as_int_or_none(it.start), _as_int_or_none(it.stop),
+                                     _as_int_or_none(it.step))))
+            dim += 1
+        elif a is None:
+            i, n = _as_int(it), shape[dim]
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+            struct.append("int")
+            dyn.append(i)
+            dim += 1
+        elif a.dtype == np.bool_:
+            for idx in _nonzero(a):
+                struct.append("array")
+                dyn.append(idx)
+            dim += a.ndim
+        else:
+            _check_bounds(a, shape[dim], dim - len([x for x in expand if x <= dim]))
+            struct.append("array")
+            dyn.append(a)
+            dim += 1
+    return AdvancedPlan((expand, tuple(struct)), tuple(dyn), out_shape)
+
+
+def _as_int_or_none(v):
+    return None if v is None else _as_int(v)
+
+
+def _host_mask(mask):
+    if _is_tracer(mask):
+        _nonzero(mask)  # raises the tracing error
+    return mask
+
+
+def _nonzero(mask):
+    """Integer indices of a boolean mask: on the host for host masks; a sync point on the device."""
+    if isinstance(mask, np.ndarray):
+        return tuple(np.nonzero(mask))
+    if _is_tracer(mask):
+        raise TnpTracingError(
+            "boolean-mask indexing has a data-dependent shape and cannot run under a JAX trace; "
+            "use tnp.where(mask, x, fill) or a jit-safe function with size=")
+    return tuple(jnp.nonzero(mask))
+
+
+@functools.lru_cache(maxsize=None)
+def _bounds_kernel():
+    return jax.jit(lambda a: (jnp.min(a), jnp.max(a)))
+
+
+def _check_bounds(a, n, dim):
+    if a.size == 0:
+        return
+    if isinstance(a, np.ndarray):
+        lo, hi = int(a.min()), int(a.max())
+    elif _is_tracer(a):
+        return
+    else:
+        lo, hi = (int(v) for v in _bounds_kernel()(a))
+    bad = hi if hi >= n else lo if lo < -n else None
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for axis {dim} with size {n}")
+
+
+def build_index(struct, dyn):
+    """The index tuple for ``jnp`` from a plan's static struct and dynamic operands."""
+    out, k = [], 0
+    for s in struct:
+        if s == "newaxis":
+            out.append(None)
+        elif s == "ellipsis":
+            out.append(Ellipsis)
+        elif s == "int" or s == "array":
+            out.append(dyn[k])
+            k += 1
+        else:
+            out.append(slice(*s[1]))
+    return tuple(out)
+
+
+def expand(x, axes):
+    return jnp.expand_dims(x, axes) if axes else x
+
+
+@functools.lru_cache(maxsize=None)
+def gather_kernel(plan_struct):
+    axes, struct = plan_struct
+
+    def gather(x, dyn):
+        return expand(x, axes)[build_index(struct, dyn)]
+    return jax.jit(gather)

@@ -1,0 +1,120 @@
+"""View lenses: how a view reads its value from its root's buffer and writes a new value back.
+
+A lens is a hashable static description ``(kind, static)`` plus per-lens dynamic operands (the
+start offsets of a slice, so ``a[i:i+2]`` in a loop reuses one compiled kernel). A view holds a
+chain of lenses from its root; lenses compose, so a view of a view writes through to the root.
+``get`` and ``put`` kernels are jitted once per chain (JAX adds shape/dtype keys); the put kernel
+donates the root's buffer so an eager write is in place on the device.
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+# ---- single lenses: get(x, dyn) -> view value;  put(x, dyn, v) -> new x -------------------
+
+
+def _index_get(static, x, los):
+    spans, steps, shape = static
+    y = lax.dynamic_slice(x, los, spans) if x.ndim else x
+    if any(abs(s) != 1 for s in steps):
+        y = lax.slice(y, (0,) * y.ndim, y.shape, tuple(abs(s) for s in steps))
+    rev = tuple(i for i, s in enumerate(steps) if s < 0)
+    if rev:
+        y = lax.rev(y, rev)
+    return y.reshape(shape)
+
+
+def _index_put(static, x, los, v):
+    spans, steps, _ = static
+    strided = tuple(0 if sp == 0 else (sp - 1) // abs(st) + 1 for sp, st in zip(spans, steps))
+    v = v.reshape(strided)
+    rev = tuple(i for i, s in enumerate(steps) if s < 0)
+    if rev:
+        v = lax.rev(v, rev)
+    if not x.ndim:
+        return v
+    if any(abs(s) != 1 for s in steps):
+        block = lax.dynamic_slice(x, los, spans)
+        v = block.at[tuple(slice(None, None, abs(s)) for s in steps)].set(v)
+    return lax.dynamic_update_slice(x, v, los)
+
+
+def _transpose_get(perm, x, _):
+    return jnp.transpose(x, perm)
+
+
+def _transpose_put(perm, x, _, v):
+    return jnp.transpose(v, np.argsort(perm))
+
+
+def _reshape_get(shapes, x, _):
+    return x.reshape(shapes[1])
+
+
+def _reshape_put(shapes, x, _, v):
+    return v.reshape(shapes[0])
+
+
+def _real_get(_, x, __):
+    return jnp.real(x)
+
+
+def _real_put(_, x, __, v):
+    return lax.complex(v.astype(jnp.real(x).dtype), jnp.imag(x))
+
+
+def _imag_get(_, x, __):
+    return jnp.imag(x)
+
+
+def _imag_put(_, x, __, v):
+    return lax.complex(jnp.real(x), v.astype(jnp.real(x).dtype))
+
+
+def _diagonal_get(static, x, _):
+    offset, axis1, axis2 = static
+    return jnp.diagonal(x, offset, axis1, axis2)
+
+
+def _broadcast_get(shape, x, _):
+    return jnp.broadcast_to(x, shape)
+
+
+def _read_only_put(static, x, _, v):  # never called: read-only views refuse writes before
+    raise AssertionError("write through a read-only lens")
+
+
+LENSES = {
+    "index": (_index_get, _index_put),
+    "transpose": (_transpose_get, _transpose_put),
+    "reshape": (_reshape_get, _reshape_put),
+    "real": (_real_get, _real_put),
+    "imag": (_imag_get, _imag_put),
+    "diagonal": (_diagonal_get, _read_only_put),
+    "broadcast": (_broadcast_get, _read_only_put),
+}
+READ_ONLY_KINDS = frozenset({"diagonal", "broadcast"})
+
+
+def chain_get(chain, root, dyns):
+    x = root
+    for (kind, static), dyn in zip(chain, dyns):
+        x = LENSES[kind][0](static, x, dyn)
+    return x
+
+
+def chain_put(chain, root, dyns, value):
+    levels = [root]
+    for (kind, static), dyn in zip(chain[:-1], dyns[:-1]):
+        levels.append(LENSES[kind][0](static, levels[-1], dyn))
+    for (kind, static), dyn, x in zip(reversed(chain), reversed(dyns), reversed(levels)):
+        value = LENSES[kind][1](static, x, dyn, value)
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def get_kernel(chain):
+    return jax.jit(functools.partial(chain_get, chain))

@@ -1,0 +1,205 @@
+"""The one argument normaliser.
+
+``@normalize`` reads a function's annotations and turns its arguments into canonical form before
+the body runs: array-likes become ``jax.Array``s, dtypes become ``numpy.dtype``s, ``out=`` is checked
+and written through the one write path. The body is plain jax.numpy code. Eagerly the body runs
+as a cached compiled kernel: array parameters are dynamic operands, everything else is static (so
+``axis=0`` and ``axis=1`` are two kernels; an array of a new shape is a new kernel, keyed by JAX).
+Results (pytrees of jax arrays) come back as tnp ndarrays.
+"""
+import functools
+import inspect
+import typing
+
+import jax
+import numpy as np
+
+from . import dtypes, write
+
+
+class ArrayLike:
+    """Annotation: any array-like, converted to a ``jax.Array`` (Python scalars become strong)."""
+
+
+class ArrayOrScalar:
+    """Annotation: an array-like, but a Python scalar stays a weak scalar (NEP 50)."""
+
+
+class ArrayLikeSeq:
+    """Annotation: a sequence of array-likes, converted to a tuple of ``jax.Array``s."""
+
+
+class DTypeLike:
+    """Annotation: a dtype-like or None, converted to a ``numpy.dtype`` (or None)."""
+
+
+class OutArray:
+    """Annotation: ``out=``: None or a tnp ndarray; the result is written into it."""
+
+
+class NDArray:
+    """Annotation: a parameter that must stay a tnp ndarray (it is written in place)."""
+
+
+def to_jax(x, dtype=None):
+    """Any array-like as a ``jax.Array`` (zero copy for tnp and JAX arrays), dtype per NumPy."""
+    from .ndarray import ndarray
+    if isinstance(x, ndarray):
+        v = x._value
+    elif isinstance(x, jax.Array):
+        dtypes.check_supported(np.dtype(x.dtype))
+        v = x
+    else:
+        arr = np.asarray(x) if dtype is None else np.asarray(x, dtype=dtype)
+        dtypes.check_supported(arr.dtype)
+        v = jax.device_put(arr)
+    if dtype is not None and v.dtype != dtype:
+        v = v.astype(dtype)
+    return v
+
+
+def to_jax_or_scalar(x):
+    if type(x) in dtypes.WEAK_PLACEHOLDER:
+        return x
+    return to_jax(x)
+
+
+def _convert_dtype(x):
+    return None if x is None else dtypes.canonical(x)
+
+
+def _convert_out(x):
+    from .ndarray import ndarray
+    if x is None or isinstance(x, ndarray):
+        return x
+    if isinstance(x, tuple) and len(x) == 1 and isinstance(x[0], ndarray):
+        return x[0]
+    raise TypeError("out must be a tnp.ndarray (NumPy arrays and tuples of them cannot be "
+                    "written in place on the device)")
+
+
+def _optional(conv):
+    def c(x):
+        return None if x is None else conv(x)
+    return c
+
+
+_CONVERTERS = {
+    ArrayLike: to_jax,
+    ArrayOrScalar: to_jax_or_scalar,
+    ArrayLikeSeq: lambda xs: tuple(to_jax(x) for x in xs),
+    DTypeLike: _convert_dtype,
+    OutArray: _convert_out,
+    NDArray: lambda x: x,
+}
+
+
+def _converter(annotation):
+    if annotation in _CONVERTERS:
+        return _CONVERTERS[annotation]
+    args = typing.get_args(annotation)
+    if args and type(None) in args:
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) == 1 and inner[0] in _CONVERTERS:
+            return _optional(_CONVERTERS[inner[0]])
+    return None
+
+
+def wrap_result(result):
+    from .ndarray import ndarray
+    return jax.tree_util.tree_map(
+        lambda x: ndarray._wrap(x) if isinstance(x, jax.Array) else x, result)
+
+
+def _hashable(x):
+    if isinstance(x, list):
+        return tuple(_hashable(v) for v in x)
+    return x
+
+
+def normalize(fn=None, *, jit=True):
+    """Decorate a jax.numpy-level implementation with tnp's argument normalisation.
+
+    ``jit=False`` for bodies with data-dependent shapes or host work (they run eagerly)."""
+    if fn is None:
+        return functools.partial(normalize, jit=jit)
+    sig = inspect.signature(fn)
+    hints = typing.get_type_hints(fn)
+    params = list(sig.parameters.values())
+    names = [p.name for p in params]
+    convs = [_converter(hints.get(n)) for n in names]
+    array_kinds = (ArrayLike, ArrayOrScalar, ArrayLikeSeq)
+    is_array = [hints.get(n) in array_kinds or any(a in array_kinds for a in typing.get_args(
+        hints.get(n))) for n in names]
+    has_var = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+    out_index = names.index("out") if "out" in names else None
+    static = [i for i, a in enumerate(is_array) if not a]
+    jitted = jax.jit(fn, static_argnums=static) if jit and not has_var else None
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        bound = sig.bind(*args, **kwargs)
+        bound.apply_defaults()
+        vals = list(bound.arguments.values()) if not has_var else None
+        if has_var:
+            for n, c in zip(names, convs):
+                if c is not None and n in bound.arguments:
+                    bound.arguments[n] = c(bound.arguments[n])
+            out = bound.arguments.get("out")
+            if out is not None:
+                bound.arguments["out"] = None
+            result = fn(*bound.args, **bound.kwargs)
+        else:
+            for i, c in enumerate(convs):
+                if c is not None:
+                    vals[i] = c(vals[i])
+            out = None
+            if out_index is not None:
+                out, vals[out_index] = vals[out_index], None
+            if jitted is not None:
+                try:
+                    svals = [vals[i] if is_array[i] else _hashable(vals[i])
+                             for i in range(len(vals))]
+                    hash(tuple(svals[i] for i in static))
+                except TypeError:
+                    result = fn(*vals)
+                else:
+                    result = jitted(*svals)
+            else:
+                result = fn(*vals)
+        if out is not None:
+            write.assign(out, result)
+            return out
+        return wrap_result(result)
+
+    wrapper.__signature__ = sig
+    wrapper.__tnp_impl__ = fn
+    return wrapper
+
+
+def normalize_axis(axis, ndim):
+    """NumPy's axis normalisation with its AxisError."""
+    from numpy.exceptions import AxisError
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    return axis % ndim
+
+
+def normalize_axes(axis, ndim):
+    """None -> all axes; int or tuple -> tuple of non-negative axes (AxisError, repeated-axis ValueError)."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(operator_index(a), ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis")
+        return axes
+    return (normalize_axis(operator_index(axis), ndim),)
+
+
+def operator_index(x):
+    import operator
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer") from None

@@ -1,0 +1,22 @@
+"""Writes under a JAX trace to arrays that live outside it.
+
+By default such a write is an error (it would leak a tracer into the caller's array).
+``tnp_ext.jit`` pushes a capture context: the write is then recorded and the array's new value is
+returned from the compiled function and written back to the caller's array after the call.
+"""
+_captures = []
+
+
+def capture_write(root):
+    """Offer a traced write to ``root`` (an array from outside the trace) to the active capture
+    context. Returns True if a context took it (and rebinding ``root._buf`` is then safe)."""
+    return bool(_captures) and _captures[-1].capture(root)
+
+
+def push(ctx):
+    _captures.append(ctx)
+
+
+def pop(ctx):
+    assert _captures and _captures[-1] is ctx
+    _captures.pop()

@@ -1,0 +1,122 @@
+"""Routines that NumPy answers with a view: tnp returns a view (a lens over the same root)."""
+import operator
+
+import numpy as np
+
+from .._core.flags import _contiguous
+from .._core.ndarray import ndarray
+from .._core.normalize import normalize_axes, normalize_axis
+from .._core.np_doc import np_doc
+from .creation import asarray
+
+__all__ = ["reshape", "ravel", "transpose", "swapaxes", "moveaxis", "squeeze", "expand_dims",
+           "matrix_transpose", "permute_dims"]
+
+
+def _reshape_view(a, shape):
+    return a._view(("reshape", (a.shape, tuple(shape))), (), shape)
+
+
+def _resolve_shape(shape, size):
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    shape = tuple(operator.index(s) for s in shape)
+    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder
+    return np.broadcast_to(np.zeros((), np.int8), (size,)).reshape(shape).shape \
+        if size else np.empty((0,), np.int8).reshape(shape).shape
+
+
+@np_doc(np.reshape)
+def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+    a = asarray(a)
+    if shape is None:
+        shape = newshape
+    if order not in ("C", "A", None):
+        raise NotImplementedError("tnp: reshape(order='F') is not supported")
+    shape = _resolve_shape(shape, a.size)
+    if copy:
+        return _reshape_view(a, shape).copy()
+    if not _contiguous(a) and shape != a.shape:
+        if copy is False:
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+        return _reshape_view(a, shape).copy()
+    return _reshape_view(a, shape)
+
+
+@np_doc(np.ravel)
+def ravel(a, order="C"):
+    return reshape(a, (-1,), order=order)
+
+
+@np_doc(np.transpose)
+def transpose(a, axes=None):
+    a = asarray(a)
+    if axes is None:
+        perm = tuple(range(a.ndim))[::-1]
+    else:
+        if len(axes) != a.ndim:
+            raise ValueError("axes don't match array")
+        perm = normalize_axes(tuple(axes), a.ndim)
+    return a._view(("transpose", perm), (), tuple(a.shape[p] for p in perm))
+
+
+@np_doc(np.permute_dims)
+def permute_dims(a, /, axes=None):
+    return transpose(a, axes)
+
+
+@np_doc(np.matrix_transpose)
+def matrix_transpose(x, /):
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional, but it is "
+                         f"{x.ndim}-dimensional")
+    return swapaxes(x, -1, -2)
+
+
+@np_doc(np.swapaxes)
+def swapaxes(a, axis1, axis2):
+    a = asarray(a)
+    i, j = normalize_axis(axis1, a.ndim), normalize_axis(axis2, a.ndim)
+    perm = list(range(a.ndim))
+    perm[i], perm[j] = perm[j], perm[i]
+    return transpose(a, perm)
+
+
+@np_doc(np.moveaxis)
+def moveaxis(a, source, destination):
+    a = asarray(a)
+    src = normalize_axes(source, a.ndim)
+    dst = normalize_axes(destination, a.ndim)
+    if len(src) != len(dst):
+        raise ValueError("`source` and `destination` arguments must have the same number "
+                         "of elements")
+    order = [n for n in range(a.ndim) if n not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return transpose(a, order)
+
+
+@np_doc(np.squeeze)
+def squeeze(a, axis=None):
+    a = asarray(a)
+    if axis is None:
+        axes = tuple(i for i, n in enumerate(a.shape) if n == 1)
+    else:
+        axes = normalize_axes(axis, a.ndim)
+        if any(a.shape[i] != 1 for i in axes):
+            raise ValueError("cannot select an axis to squeeze out which has size not equal "
+                             "to one")
+    return _reshape_view(a, tuple(n for i, n in enumerate(a.shape) if i not in axes))
+
+
+@np_doc(np.expand_dims)
+def expand_dims(a, axis):
+    a = asarray(a)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out_ndim = a.ndim + len(axes)
+    axes = normalize_axes(tuple(axes), out_ndim)
+    shape, it = [], iter(a.shape)
+    for i in range(out_ndim):
+        shape.append(1 if i in axes else next(it))
+    return _reshape_view(a, tuple(shape))
