@@ -1,6 +1,10 @@
 import os
+import sys
 
 from hypothesis import HealthCheck, settings
+
+# tests/ share the conformance engine (assert_same, check) with conformance_tests/.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))
 
 settings.register_profile("default", max_examples=25, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -11,8 +11,9 @@ import numpy as np
 SUPPORTED = frozenset(np.dtype(c) for c in "?bhilqBHILQefdFD") | {np.dtype(np.int64)}
 _UNSUPPORTED_KINDS = {"O": "object", "U": "str", "S": "bytes", "M": "datetime64",
                       "m": "timedelta64", "V": "void"}
-# Placeholders standing for a weak Python scalar of each type in NumPy's promotion.
-WEAK_PLACEHOLDER = {bool: False, int: 0, float: 0.0, complex: 0j}
+# Placeholders standing for a weak Python scalar of each type in NumPy's promotion (NEP 50).
+# A Python bool is not weak: it promotes exactly as numpy.bool_.
+WEAK_PLACEHOLDER = {int: 0, float: 0.0, complex: 0j}
 PY_SCALARS = (bool, int, float, complex)
 
 
@@ -57,8 +58,13 @@ def promotion_key(x):
     t = type(x)
     if t in WEAK_PLACEHOLDER:
         return t
+    if t is bool:
+        return np.dtype(np.bool_)
     dt = getattr(x, "dtype", None)
     if dt is not None:
+        if getattr(x, "weak_type", False):  # a weak scalar traced by JAX
+            return {"i": int, "u": int, "f": float, "c": complex}.get(np.dtype(dt).kind,
+                                                                     np.dtype(dt))
         return np.dtype(dt)
     if isinstance(x, PY_SCALARS):
         return next(p for p in (bool, int, float, complex) if isinstance(x, p))

@@ -20,3 +20,8 @@ def push(ctx):
 def pop(ctx):
     assert _captures and _captures[-1] is ctx
     _captures.pop()
+
+
+def active():
+    """Whether a tnp_ext.jit capture context is tracing now."""
+    return bool(_captures)

@@ -1,0 +1,59 @@
+"""The one benchmark runner: every case timed for each implementation in one process.
+
+A case gives, per implementation name ("numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit", ...),
+a zero-argument callable built from shared inputs. Each is warmed up (compiles), then timed
+``repeats`` times with JAX results blocked on; medians and ratios are reported.
+"""
+import dataclasses
+import statistics
+import time
+from typing import Callable
+
+import jax
+
+IMPLS = ("numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit", "tf.numpy")
+
+
+@dataclasses.dataclass
+class Case:
+    group: str
+    name: str
+    size: object
+    make: Callable[[], dict]  # -> {impl name: zero-argument callable}
+
+
+def block(x):
+    """Wait for device work behind ``x`` (tnp arrays, jax arrays, pytrees of them)."""
+    leaves = jax.tree_util.tree_leaves(x)
+    for leaf in leaves:
+        value = getattr(leaf, "_value", leaf)  # a tnp view's value is its read kernel's output
+        if hasattr(value, "block_until_ready"):
+            value.block_until_ready()
+    return x
+
+
+def time_call(fn, repeats=30, min_seconds=0.0, warmup=2):
+    """Median seconds of one call of ``fn`` (its result blocked on)."""
+    for _ in range(warmup):
+        block(fn())
+    samples = []
+    start = time.perf_counter()
+    while len(samples) < repeats or time.perf_counter() - start < min_seconds:
+        t0 = time.perf_counter()
+        block(fn())
+        samples.append(time.perf_counter() - t0)
+        if len(samples) >= 20 * repeats:
+            break
+    return statistics.median(samples)
+
+
+def run_case(case, repeats):
+    fns = case.make()
+    row = {"group": case.group, "name": case.name, "size": case.size, "median_s": {}}
+    for impl in IMPLS:
+        if impl in fns:
+            row["median_s"][impl] = time_call(fns[impl], repeats)
+    t = row["median_s"]
+    row["tnp/numpy"] = t["tnp"] / t["numpy"] if "tnp" in t and "numpy" in t else None
+    row["tnp/jax"] = t["tnp"] / t["jax"] if "tnp" in t and "jax" in t else None
+    return row

@@ -1,0 +1,50 @@
+"""Every native tnp function has NumPy's signature (names, kinds, defaults) and NumPy's doc."""
+import inspect
+
+import numpy as np
+import pytest
+
+import tnp  # noqa: F401  (registers every native function)
+from tnp._core.np_doc import REGISTRY
+
+# Defaults tnp cannot share by identity but matches by meaning (NumPy's private sentinels).
+_SENTINELS = {"<no value>", "_NoValue"}
+
+
+def _numpy_signature(obj):
+    try:
+        return inspect.signature(obj)
+    except (TypeError, ValueError):
+        return None
+
+
+def _norm_default(d):
+    if d is inspect.Parameter.empty:
+        return d
+    r = repr(d)
+    return "<sentinel>" if r in _SENTINELS or type(d).__name__ == "_NoValueType" else r
+
+
+CASES = sorted((ns, name) for (ns, name), fn in REGISTRY.items()
+               if _numpy_signature(fn.__numpy__ if hasattr(fn, "__numpy__") else None))
+
+
+@pytest.mark.parametrize("ns,name", CASES, ids=lambda x: str(x))
+def test_signature_matches_numpy(ns, name):
+    fn = REGISTRY[(ns, name)]
+    theirs = _numpy_signature(fn.__numpy__)
+    ours = inspect.signature(fn)
+    t = [(p.name, p.kind, _norm_default(p.default)) for p in theirs.parameters.values()]
+    o = [(p.name, p.kind, _norm_default(p.default)) for p in ours.parameters.values()]
+    assert o == t, f"tnp.{name}{ours} != numpy {theirs}"
+
+
+def test_docstrings_come_from_numpy():
+    for (ns, name), fn in REGISTRY.items():
+        numpy_doc = getattr(getattr(fn, "__numpy__", None), "__doc__", None)
+        if numpy_doc:
+            assert fn.__doc__.startswith(numpy_doc), name
+
+
+def test_registry_is_not_empty():
+    assert len(REGISTRY) > 10
