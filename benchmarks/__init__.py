@@ -1,0 +1,1 @@
+"""tnp's benchmarks: ``python -m benchmarks``."""

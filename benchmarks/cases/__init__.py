@@ -1,0 +1,1 @@
+"""Benchmark cases: each module defines ``cases(quick: bool) -> list[benchmarks.runner.Case]``."""

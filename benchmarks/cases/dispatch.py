@@ -1,0 +1,49 @@
+"""The dispatch basket: common operations on small arrays, where per-call overhead dominates."""
+import jax.numpy as jnp
+import numpy as np
+
+import tnp
+from benchmarks.runner import Case
+
+N = 1000
+
+
+def _inputs():
+    a = np.linspace(-1.0, 1.0, N)
+    b = np.linspace(2.0, 3.0, N)
+    m = a.reshape(10, 100)
+    idx = np.array([3, 1, 4, 1, 5, 9, 2, 6])
+    return {"numpy": (np, a, b, m, idx),
+            "jax": (jnp, jnp.asarray(a), jnp.asarray(b), jnp.asarray(m), jnp.asarray(idx)),
+            "tnp": (tnp, tnp.asarray(a), tnp.asarray(b), tnp.asarray(m), tnp.asarray(idx))}
+
+
+OPS = {
+    "add": lambda xp, a, b, m, i: a + b,
+    "multiply scalar": lambda xp, a, b, m, i: a * 2.0,
+    "sin": lambda xp, a, b, m, i: xp.sin(a),
+    "less": lambda xp, a, b, m, i: a < b,
+    "sum": lambda xp, a, b, m, i: a.sum(),
+    "max": lambda xp, a, b, m, i: a.max(),
+    "mean axis 0": lambda xp, a, b, m, i: m.mean(axis=0),
+    "slice a[2:5]": lambda xp, a, b, m, i: a[2:5],
+    "strided a[::3]": lambda xp, a, b, m, i: a[::3],
+    "int index a[3]": lambda xp, a, b, m, i: a[3],
+    "row m[4]": lambda xp, a, b, m, i: m[4],
+    "reshape": lambda xp, a, b, m, i: a.reshape(20, 50),
+    "transpose": lambda xp, a, b, m, i: m.T,
+    "fancy index": lambda xp, a, b, m, i: a[i],
+    "zeros": lambda xp, a, b, m, i: xp.zeros(N),
+    "arange": lambda xp, a, b, m, i: xp.arange(N),
+    "matvec": lambda xp, a, b, m, i: m @ b[:100],
+    "where": lambda xp, a, b, m, i: xp.where(a > 0, a, 0.0),
+}
+
+
+def cases(quick):
+    def make(op):
+        def build():
+            ins = _inputs()
+            return {impl: (lambda args=args: op(*args)) for impl, args in ins.items()}
+        return build
+    return [Case("dispatch", name, N, make(op)) for name, op in OPS.items()]
