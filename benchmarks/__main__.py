@@ -35,8 +35,6 @@ def _fmt_r(r):
 
 
 def write_markdown(rows, path, meta):
-    impls = [i for i in ("numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit", "tf.numpy")
-             if any(i in r["median_s"] for r in rows)]
     lines = [f"# tnp benchmarks\n", f"{meta['date']} · {meta['machine']} · Python {meta['python']}"
              f" · numpy {meta['numpy']} · jax {meta['jax']} ({meta['device']})\n",
              "Medians of repeated calls, results blocked on; ratios < 1 mean tnp is faster.\n"]
@@ -46,6 +44,10 @@ def write_markdown(rows, path, meta):
             groups.append(r["group"])
     for g in groups:
         lines.append(f"\n## {g}\n")
+        impls = []
+        for r in rows:
+            if r["group"] == g:
+                impls += [i for i in r["median_s"] if i not in impls]
         head = ["case", "size"] + impls + ["tnp/numpy", "tnp/jax"]
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|" + "---|" * len(head))

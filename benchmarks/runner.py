@@ -1,7 +1,7 @@
 """The one benchmark runner: every case timed for each implementation in one process.
 
-A case gives, per implementation name ("numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit", ...),
-a zero-argument callable built from shared inputs. Each is warmed up (compiles), then timed
+A case gives, per implementation name (usually "numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit";
+a case may add its own), a zero-argument callable built from shared inputs. Each is warmed up (compiles), then timed
 ``repeats`` times with JAX results blocked on; medians and ratios are reported.
 """
 import dataclasses
@@ -11,15 +11,13 @@ from typing import Callable
 
 import jax
 
-IMPLS = ("numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit", "tf.numpy")
-
-
 @dataclasses.dataclass
 class Case:
     group: str
     name: str
     size: object
     make: Callable[[], dict]  # -> {impl name: zero-argument callable}
+    repeats: int = None  # overrides the runner's count (slow cases: subprocesses)
 
 
 def block(x):
@@ -34,7 +32,7 @@ def block(x):
 
 def time_call(fn, repeats=30, min_seconds=0.0, warmup=2):
     """Median seconds of one call of ``fn`` (its result blocked on)."""
-    for _ in range(warmup):
+    for _ in range(min(warmup, repeats)):
         block(fn())
     samples = []
     start = time.perf_counter()
@@ -49,10 +47,11 @@ def time_call(fn, repeats=30, min_seconds=0.0, warmup=2):
 
 def run_case(case, repeats):
     fns = case.make()
+    if case.repeats is not None:
+        repeats = case.repeats
     row = {"group": case.group, "name": case.name, "size": case.size, "median_s": {}}
-    for impl in IMPLS:
-        if impl in fns:
-            row["median_s"][impl] = time_call(fns[impl], repeats)
+    for impl, fn in fns.items():
+        row["median_s"][impl] = time_call(fn, repeats)
     t = row["median_s"]
     row["tnp/numpy"] = t["tnp"] / t["numpy"] if "tnp" in t and "numpy" in t else None
     row["tnp/jax"] = t["tnp"] / t["jax"] if "tnp" in t and "jax" in t else None

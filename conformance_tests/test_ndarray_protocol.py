@@ -1,0 +1,127 @@
+"""The ndarray's Python and NumPy protocols, compared with numpy.ndarray on the same data."""
+import copy
+import operator
+import pickle
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import tnp
+from engine import assert_same, check
+from strategies import ALL_DTYPES
+
+
+def _data(dt):
+    return np.arange(6).reshape(2, 3).astype(dt)
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_attributes(dt):
+    check(lambda xp, a: (a.shape, a.ndim, a.size, a.itemsize, a.nbytes, a.dtype, a.strides),
+          _data(dt))
+    check(lambda xp, a: (a.T, a.mT, a.real, a.imag), _data(dt))
+    check(lambda xp, a: a.mT, np.arange(3.0))
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (3,), (0,), (2, 2), (1, 1)])
+@pytest.mark.parametrize("fn", [bool, int, float, complex, len, operator.index, list],
+                         ids=lambda f: f.__name__)
+def test_python_conversions(shape, fn):
+    check(lambda xp, a: fn(a), np.ones(shape, np.int64))
+    check(lambda xp, a: fn(a), np.full(shape, 2.5))
+
+
+@pytest.mark.parametrize("spec", ["", ".3f", "8.2e", ">10"])
+def test_format(spec):
+    check(lambda xp, a: format(a, spec), np.array(3.14159))
+    if spec == "":
+        check(lambda xp, a: format(a, spec), np.arange(3.0))
+
+
+def test_iteration_and_unhashable():
+    check(lambda xp, a: [r for r in a], np.arange(6.0).reshape(3, 2))
+    check(lambda xp, a: hash(a), np.arange(3))
+
+
+def test_array_protocol_to_numpy():
+    t = tnp.arange(4.0)
+    for kwargs in ({}, {"dtype": np.float32}, {"copy": True}):
+        assert_same(np.asarray(t, **kwargs), np.asarray(np.arange(4.0), **kwargs))
+    h = np.asarray(t)
+    h[0] = 99.0  # a host copy: writing it does not touch the device array
+    assert_same(t, np.arange(4.0))
+    with pytest.raises(ValueError):
+        np.array(t, copy=False)
+
+
+@pytest.mark.parametrize("op", [operator.add, operator.mul, operator.sub, operator.lt,
+                                operator.truediv, operator.eq])
+def test_mixed_with_numpy_arrays_both_orders(op):
+    n = np.arange(1.0, 4.0)
+    t = tnp.asarray(n)
+    for res, exp in ((op(t, n), op(n, n)), (op(n, t), op(n, n))):
+        assert isinstance(res, tnp.ndarray)
+        assert_same(res, exp)
+
+
+def test_numpy_ufuncs_and_functions_stay_on_device():
+    t = tnp.arange(6.0).reshape(2, 3)
+    n = np.arange(6.0).reshape(2, 3)
+    for res, exp in ((np.sin(t), np.sin(n)), (np.add(t, 1), np.add(n, 1)),
+                     (np.sum(t), np.sum(n)), (np.transpose(t), np.transpose(n)),
+                     (np.reshape(t, (3, 2)), np.reshape(n, (3, 2)))):
+        assert isinstance(res, tnp.ndarray)
+        assert_same(res, exp)
+    out = tnp.zeros((2, 3))
+    assert np.multiply(t, 2, out=out) is out
+    assert_same(out, n * 2)
+
+
+def test_jax_interop_zero_copy():
+    j = jnp.arange(4.0)
+    t = tnp.asarray(j)
+    assert t.data is j
+    assert jnp.asarray(t.data) is j
+    assert_same(tnp.asarray(jnp.asarray(t)), np.arange(4.0))
+    assert t.__jax_array__() is j
+
+
+def test_pytree_transforms():
+    t = tnp.arange(3.0)
+    out = jax.jit(lambda x: x * 2)(t)
+    assert isinstance(out, tnp.ndarray)
+    assert_same(out, np.arange(3.0) * 2)
+    g = jax.grad(lambda x: (x * x).sum().data)(t)
+    assert isinstance(g, tnp.ndarray)
+    assert_same(g, 2 * np.arange(3.0))
+    v = jax.vmap(lambda r: r + 1)(tnp.ones((2, 3)))
+    assert_same(v, np.ones((2, 3)) + 1)
+    leaves = jax.tree_util.tree_leaves({"w": t})
+    assert len(leaves) == 1 and isinstance(leaves[0], jax.Array)
+
+
+def test_pickle_copy_dlpack():
+    t = tnp.arange(5, dtype=np.int16)
+    for c in (pickle.loads(pickle.dumps(t)), copy.copy(t), copy.deepcopy(t), t.copy()):
+        assert isinstance(c, tnp.ndarray)
+        assert_same(c, np.arange(5, dtype=np.int16))
+    c = t.copy()
+    c[0] = 7
+    assert_same(t, np.arange(5, dtype=np.int16))
+    assert_same(np.from_dlpack(t), np.arange(5, dtype=np.int16))
+    assert t.__dlpack_device__() == np.arange(1).__dlpack_device__()
+
+
+def test_device_and_array_namespace():
+    t = tnp.zeros(2)
+    assert t.device == jax.devices()[0]
+    assert t.__array_namespace__() is tnp
+
+
+def test_methods_match_free_functions():
+    check(lambda xp, a: (a.reshape(3, 2), a.reshape((6,)), a.transpose(), a.transpose(1, 0),
+                         a.swapaxes(0, 1), a.ravel(), a.flatten(), a.squeeze(),
+                         a.astype(np.float32), a.copy(), a.tolist(), a.item(3),
+                         a.conj()), np.arange(6.0).reshape(2, 3))
