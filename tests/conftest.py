@@ -11,3 +11,6 @@ settings.register_profile("default", max_examples=25, deadline=None,
 settings.register_profile("deep", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("TNP_HYPOTHESIS_PROFILE", "default"))
+
+# tests/multidevice needs 8 simulated devices: tests/test_parallel.py runs it in a subprocess.
+collect_ignore = [] if os.environ.get("TNP_MULTIDEVICE") == "1" else ["multidevice"]
