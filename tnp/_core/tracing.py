@@ -25,3 +25,11 @@ def pop(ctx):
 def active():
     """Whether a tnp_ext.jit capture context is tracing now."""
     return bool(_captures)
+
+
+def outside_trace():
+    """A context in which new tnp arrays are concrete and belong to no trace (eager), even
+    while a JAX trace is active: for state that must outlive the trace (optimizer slots,
+    random keys), which tnp_ext.jit then threads through the compiled function."""
+    from jax._src import core  # no public API gives an eager context inside a trace
+    return core.eval_context()
