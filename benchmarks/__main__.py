@@ -14,6 +14,8 @@ import pkgutil
 import platform
 import sys
 
+from benchmarks.runner import RATIOS
+
 
 def _cases(quick, only):
     from benchmarks import cases as pkg
@@ -28,6 +30,11 @@ def _cases(quick, only):
 
 def _fmt_t(s):
     return "—" if s is None else f"{s * 1e6:,.1f} µs" if s < 1e-3 else f"{s * 1e3:,.2f} ms"
+
+
+def _median(vals):
+    n = len(vals)
+    return vals[n // 2] if n % 2 else (vals[n // 2 - 1] + vals[n // 2]) / 2
 
 
 def _fmt_r(r):
@@ -48,19 +55,19 @@ def write_markdown(rows, path, meta):
         for r in rows:
             if r["group"] == g:
                 impls += [i for i in r["median_s"] if i not in impls]
-        head = ["case", "size"] + impls + ["tnp/numpy", "tnp/jax"]
+        group_rows = [r for r in rows if r["group"] == g]
+        ratio_names = [n for n in (f"{a}/{b}" for a, b in RATIOS)
+                       if any(n in r["ratios"] for r in group_rows)]
+        head = ["case", "size"] + impls + ratio_names
         lines.append("| " + " | ".join(head) + " |")
         lines.append("|" + "---|" * len(head))
-        ratios = []
-        for r in (r for r in rows if r["group"] == g):
+        for r in group_rows:
             cells = [r["name"], str(r["size"])] + [_fmt_t(r["median_s"].get(i)) for i in impls]
-            cells += [_fmt_r(r["tnp/numpy"]), _fmt_r(r["tnp/jax"])]
+            cells += [_fmt_r(r["ratios"].get(n)) for n in ratio_names]
             lines.append("| " + " | ".join(cells) + " |")
-            if r["tnp/jax"] is not None:
-                ratios.append(r["tnp/jax"])
-        if ratios:
-            ratios.sort()
-            lines.append(f"\nMedian tnp/jax ratio over this group: {ratios[len(ratios) // 2]:.2f}")
+        for n in ratio_names:
+            vals = sorted(r["ratios"][n] for r in group_rows if n in r["ratios"])
+            lines.append(f"\nMedian {n} over this group: {_median(vals):.2f}")
     for extra in meta.get("notes", []):
         lines.append("\n" + extra)
     with open(path, "w") as f:

@@ -53,6 +53,10 @@ def run_case(case, repeats):
     for impl, fn in fns.items():
         row["median_s"][impl] = time_call(fn, repeats)
     t = row["median_s"]
-    row["tnp/numpy"] = t["tnp"] / t["numpy"] if "tnp" in t and "numpy" in t else None
-    row["tnp/jax"] = t["tnp"] / t["jax"] if "tnp" in t and "jax" in t else None
+    row["ratios"] = {f"{a}/{b}": t[a] / t[b] for a, b in RATIOS if a in t and b in t}
     return row
+
+
+# The ratios reported: tnp eager against NumPy and jax.numpy eager, tnp_ext.jit against
+# hand-written jax.jit and NumPy.
+RATIOS = (("tnp", "numpy"), ("tnp", "jax"), ("tnp_ext.jit", "jax.jit"), ("tnp_ext.jit", "numpy"))

@@ -10,7 +10,10 @@ import warnings
 
 import numpy as np
 
-from .errors import TnpFallbackWarning
+from . import syncs
+import jax
+
+from .errors import TnpFallbackWarning, TnpTracingError
 
 USED = collections.Counter()
 _warned = set()
@@ -31,7 +34,6 @@ def from_numpy_tree(x):
     from .dtypes import SUPPORTED
     from .ndarray import ndarray
     if type(x) is np.ndarray and x.dtype in SUPPORTED:
-        import jax
         return ndarray._wrap(jax.device_put(x))
     if type(x) in (list, tuple):
         return type(x)(from_numpy_tree(v) for v in x)
@@ -42,6 +44,7 @@ def from_numpy_tree(x):
 
 def _warn(qualname):
     USED[qualname] += 1
+    syncs.note_fallback(qualname)
     if qualname not in _warned:
         _warned.add(qualname)
         warnings.warn(f"tnp.{qualname} is not implemented natively on JAX: it ran through "
@@ -57,10 +60,29 @@ def numpy_fallback(numpy_obj, qualname):
     @functools.wraps(numpy_obj)
     def fallback(*args, **kwargs):
         _warn(qualname)
-        return from_numpy_tree(numpy_obj(*to_numpy_tree(args), **to_numpy_tree(kwargs)))
+        try:
+            host_args, host_kwargs = to_numpy_tree(args), to_numpy_tree(kwargs)
+        except jax.errors.TracerArrayConversionError:
+            raise TnpTracingError(
+                f"numpy.{qualname} is not implemented natively in tnp, and its fallback "
+                f"(NumPy on the host) cannot run on traced values under jit/vmap/grad") from None
+        return from_numpy_tree(numpy_obj(*host_args, **host_kwargs))
     fallback.__tnp_fallback__ = True
     return fallback
 
 
 def is_fallback(obj):
     return getattr(obj, "__tnp_fallback__", False)
+
+
+def module_getattr(numpy_module, prefix, namespace):
+    """A module ``__getattr__`` sending names that ``numpy_module`` has, but the tnp module
+    lacks, through the fallback path."""
+    def __getattr__(name):
+        if name.startswith("__") or not hasattr(numpy_module, name):
+            modname = "tnp." + prefix if prefix else "tnp"
+            raise AttributeError(f"module '{modname}' has no attribute '{name}'")
+        obj = numpy_fallback(getattr(numpy_module, name), f"{prefix}.{name}" if prefix else name)
+        namespace[name] = obj
+        return obj
+    return __getattr__

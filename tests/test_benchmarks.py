@@ -1,0 +1,18 @@
+"""`python -m benchmarks --quick` runs and writes its report files (its timings are not tested)."""
+import json
+import os
+import subprocess
+import sys
+
+
+def test_quick_benchmark_writes_results(tmp_path):
+    root = os.path.join(os.path.dirname(__file__), os.pardir)
+    p = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--only", "dispatch",
+                        "--out", str(tmp_path)], cwd=root, capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    md = (tmp_path / "results.md").read_text()
+    data = json.loads((tmp_path / "results.json").read_text())
+    assert "## dispatch" in md and "tnp/jax" in md
+    assert {r["group"] for r in data["rows"]} == {"dispatch"}
+    assert all({"numpy", "jax", "tnp"} <= set(r["median_s"]) for r in data["rows"])
