@@ -32,14 +32,11 @@ for _mod in _routines.modules():
 
 _bind(__import__(__name__))
 
+from . import fft, lib, linalg, random, testing  # noqa: E402  (NumPy's submodules)
 
-def __getattr__(name):
-    """NumPy names without a native tnp implementation: the one fallback path."""
-    if name.startswith("__") or not hasattr(_np, name):
-        raise AttributeError(f"module 'tnp' has no attribute '{name}'")
-    obj = _fallback.numpy_fallback(getattr(_np, name), name)
-    globals()[name] = obj
-    return obj
+
+# NumPy names without a native tnp implementation: the one fallback path.
+__getattr__ = _fallback.module_getattr(_np, "", globals())
 
 
 def __dir__():

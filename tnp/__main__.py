@@ -1,4 +1,5 @@
-"""``python -m tnp coverage`` | ``python -m tnp run [--compare] SCRIPT.py [args]``"""
+"""``python -m tnp coverage [-v]`` | ``python -m tnp run [--report | --compare [--rtol R]]
+(SCRIPT.py | -m MODULE) [args]`` (see ``python -m tnp run --help``)"""
 import sys
 
 

@@ -56,3 +56,14 @@ def is_numeric_callable(np_module, name):
     """A NumPy function (not a class, constant or module) — what "native" coverage counts."""
     obj = getattr(np_module, name, None)
     return callable(obj) and not isinstance(obj, type) and not isinstance(obj, types.ModuleType)
+
+
+_STATUS = {"native": "native in tnp", "fallback": "not native in tnp yet", "missing": "not in tnp"}
+
+
+def describe(qualname):
+    """A fallback-path name (``"unravel_index"``, ``"linalg.cond"``) as the coverage inventory
+    sees it: "not native in tnp yet", "native in tnp" or "not in tnp"."""
+    ns, _, name = qualname.rpartition(".")
+    mods = NAMESPACES.get(ns or "main")
+    return _STATUS[classify(*mods, name)] if mods else _STATUS["fallback"]

@@ -3,10 +3,16 @@
 ``python -m tnp run SCRIPT.py [args]`` / ``python -m tnp run -m MODULE [args]`` run the program
 with ``numpy`` resolved to ``tnp`` inside the program's own modules (the script and the modules
 beside it); third-party libraries keep real NumPy and receive tnp arrays through ``__array__``.
+The program's exit code, stdout and stderr pass through. If it fails, the traceback shows only
+the program's own frames, followed by a line naming the NumPy feature tnp lacks.
+
+``python -m tnp run --report SCRIPT.py [args]`` prints after the program (on stderr) which NumPy
+names went through tnp's fallback path and which device-sync points were hit, with counts and the
+program line of each first use.
 
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,
-the wall time of each, and which NumPy names went through tnp's fallback path.
+the wall time of each, and the same fallback / sync section.
 """
 import argparse
 import builtins
@@ -17,26 +23,28 @@ import runpy
 import subprocess
 import sys
 import time
+import traceback
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan")
+_REPORT_ENV = "TNP_RUN_REPORT"   # the tnp child of --compare writes its report (JSON) there
 
 
-def _install_numpy_alias(program_dir):
-    """Make ``import numpy`` give tnp inside modules that live under ``program_dir``."""
+def _install_numpy_alias(in_program):
+    """Make ``import numpy`` give tnp inside the program's own modules."""
     import tnp
     real_import = builtins.__import__
-    program_dir = os.path.abspath(program_dir)
 
-    def in_program(globals_):
+    def importer_in_program(globals_):
         if not globals_:
             return False
         if globals_.get("__name__") == "__main__":
             return True
         f = globals_.get("__file__")
-        return bool(f) and os.path.abspath(f).startswith(program_dir + os.sep)
+        return bool(f) and in_program(f)
 
     def tnp_import(name, globals=None, locals=None, fromlist=(), level=0):
-        if level == 0 and (name == "numpy" or name.startswith("numpy.")) and in_program(globals):
+        if level == 0 and (name == "numpy" or name.startswith("numpy.")) and \
+                importer_in_program(globals):
             tname = "tnp" + name[len("numpy"):]
             try:
                 mod = real_import(tname, globals, locals, fromlist, level)
@@ -48,27 +56,157 @@ def _install_numpy_alias(program_dir):
     builtins.__import__ = tnp_import
 
 
-def _write_report(path):
-    from tnp._core.fallback import USED
-    with open(path, "w") as f:
-        json.dump({"fallback": dict(USED)}, f)
+# ---- explaining a failure ----------------------------------------------------------------
+_DTYPE_MSG = re.compile(r"dtype (dtype\('[^']*'\)|\S+) \((\w+)\) cannot be held on JAX")
 
 
-def run_program(target, args, is_module):
+def _frames(exc):
+    return list(traceback.walk_tb(exc.__traceback__))
+
+
+def _fallback_name(exc):
+    """The fallback name whose NumPy call raised ``exc``, or None."""
+    from tnp._core import fallback
+    for frame, _ in _frames(exc):
+        if frame.f_code.co_name == "fallback" and frame.f_code.co_filename == fallback.__file__:
+            return frame.f_locals.get("qualname")
+    return None
+
+
+def explain(exc):
+    """A one-line explanation naming what tnp lacks, or None for an error of the program's own
+    (one NumPy would raise too)."""
+    from tnp import TnpTracingError
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    what = f"{type(exc).__module__}.{type(exc).__qualname__}".replace("builtins.", "")
+    m = _DTYPE_MSG.search(str(exc))
+    if isinstance(exc, TypeError) and m:
+        return (f"{m.group(2)} arrays are not supported on JAX ({m.group(1)}): tnp holds bool, "
+                f"integer, float and complex arrays only; keep {m.group(2)} data in NumPy")
+    if isinstance(exc, TnpTracingError):
+        return f"a NumPy operation that needs concrete values ran under a JAX trace: {text}"
+    name = _fallback_name(exc)
+    if name:
+        return (f"raised inside numpy.{name}, which is not native in tnp yet and ran through "
+                f"the fallback path (NumPy on the host): {what}: {text}")
+    frames = _frames(exc)
+    deepest = os.path.abspath(frames[-1][0].f_code.co_filename) if frames else ""
+    in_jax = any(os.sep + d + os.sep in deepest for d in ("jax", "jaxlib"))
+    if in_jax or type(exc).__module__.split(".")[0] in ("jax", "jaxlib"):
+        return (f"JAX rejected an operation tnp gave it (a NumPy feature tnp does not cover "
+                f"yet): {what}: {text}")
+    tnp_dir = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    if isinstance(exc, NotImplementedError) and deepest.startswith(tnp_dir):
+        return f"not supported by tnp yet: {text.removeprefix('tnp: ')}"
+    return None
+
+
+def _where(loc):
+    return f"line {loc[1]} of {os.path.basename(loc[0])}" if loc else "an unknown line"
+
+
+def _fallbacks_before():
+    """Names that fell back to NumPy (whose results may be the unsupported arrays), as a suffix."""
+    from tnp._core import fallback, syncs
+    if not fallback.USED:
+        return ""
+    names = [n + (f" at {_where(syncs.FALLBACK_LINES[n])}" if n in syncs.FALLBACK_LINES else "")
+             for n in fallback.USED]
+    return "; before it, these fell back to NumPy: " + ", ".join(names)
+
+
+def _failure(exc):
+    """Print the program's traceback (its own frames only) and tnp's explanation of it (where
+    tnp is the cause); return the error as a dict for the report."""
+    from tnp._core import syncs
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if syncs.in_program(f.filename)]
+    lines = ["Traceback (most recent call last):\n"] + traceback.format_list(frames)
+    lines += [ln for ln in traceback.format_exception_only(type(exc), exc)  # not JAX's notes
+              if "JAX_TRACEBACK_FILTERING" not in ln and ln.strip() != "-" * 20]
+    loc = (frames[-1].filename, frames[-1].lineno) if frames else None
+    why = explain(exc)
+    if why:
+        why = f"{why} (at {_where(loc)})" + (_fallbacks_before() if _DTYPE_MSG.search(str(exc))
+                                              else "")
+        lines.append(f"tnp: {why}\n")
+    sys.stderr.write("".join(lines))
+    return {"type": type(exc).__name__, "message": str(exc).splitlines()[0] if str(exc) else "",
+            "explanation": why, "where": loc}
+
+
+# ---- the report ----------------------------------------------------------------------------
+def _report_data(error):
+    from tnp._core import fallback, syncs
+    return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
+            "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "error": error}
+
+
+def _plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def format_report(data):
+    """The fallback / device-sync section of ``--report`` and ``--compare`` (lines)."""
+    from tnp import _inventory
+    from tnp._core.syncs import SYNC_POINTS
+    out = []
+    err = data.get("error")
+    if err and err.get("explanation"):
+        out.append(f"tnp failed: {err['explanation']}")
+    elif err:
+        out.append(f"the program raised {err['type']}: {err['message']} (at "
+                   f"{_where(err['where'])})")
+    used, lines = data["fallback"], data["fallback_lines"]
+    if used:
+        out.append("NumPy names that ran through tnp's fallback path (NumPy on the host):")
+        for name, n in sorted(used.items(), key=lambda kv: (-kv[1], kv[0])):
+            out.append(f"  {name}: {_plural(n, 'call')}, {_inventory.describe(name)}; fell back "
+                       f"to NumPy at {_where(lines.get(name))}")
+    else:
+        out.append("fallback path: not used")
+    syncs, lines = data["syncs"], data["sync_lines"]
+    if syncs:
+        out.append("device syncs (a value copied from the device to the host):")
+        for name, n in sorted(syncs.items(), key=lambda kv: (-kv[1], kv[0])):
+            out.append(f"  {name}: {_plural(n, 'time')}, first at {_where(lines.get(name))} - "
+                       f"{SYNC_POINTS.get(name, name)}")
+    else:
+        out.append("device syncs: none")
+    return out
+
+
+# ---- running ------------------------------------------------------------------------------
+def run_program(target, args, is_module, report=False):
+    """Run the program under tnp; with ``report``, print the report on stderr after it."""
+    import warnings
+    from tnp import TnpFallbackWarning
+    from tnp._core import syncs
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
-    _install_numpy_alias(program_dir)
-    report = os.environ.get("TNP_RUN_REPORT")
+    report_path = os.environ.pop(_REPORT_ENV, None)
+    syncs.set_program(program_dir, report or report_path)
+    if report:
+        warnings.simplefilter("ignore", TnpFallbackWarning)  # the report lists them
+    _install_numpy_alias(syncs.in_program)
     sys.argv = [target] + list(args)
     sys.path.insert(0, program_dir)
+    error, code = None, 0
     try:
         if is_module:
             runpy.run_module(target, run_name="__main__", alter_sys=True)
         else:
             runpy.run_path(target, run_name="__main__")
+    except Exception as exc:  # noqa: BLE001  (reported, exit status 1 as Python's)
+        error, code = _failure(exc), 1
     finally:
+        data = _report_data(error)
+        if report_path:
+            with open(report_path, "w") as f:
+                json.dump(data, f)
         if report:
-            _write_report(report)
-    return 0
+            sys.stdout.flush()
+            print(f"\n---- tnp run --report {target} ----", file=sys.stderr)
+            print("\n".join(format_report(data)), file=sys.stderr)
+    return code
 
 
 def _numbers_and_text(line):
@@ -103,48 +241,49 @@ def _run(cmd, env):
 def compare(target, args, is_module, rtol):
     import tempfile
     env = dict(os.environ)
-    base = [sys.executable] + (["-m", target] if is_module else [target]) + list(args)
+    env.pop(_REPORT_ENV, None)
+    prog = (["-m", target] if is_module else [target]) + list(args)
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.json")
-        tenv = dict(env, TNP_RUN_REPORT=report, PYTHONWARNINGS="ignore::UserWarning")
-        ref, t_np = _run(base, env)
-        tnp_cmd = [sys.executable, "-m", "tnp", "run"] + (["-m", target] if is_module else
-                                                          [target]) + list(args)
-        got, t_tnp = _run(tnp_cmd, tenv)
-        used = json.load(open(report))["fallback"] if os.path.exists(report) else {}
-    print(f"tnp run --compare {target} {' '.join(args)}".rstrip())
+        tenv = dict(env, **{_REPORT_ENV: report}, PYTHONWARNINGS="ignore::UserWarning")
+        ref, t_np = _run([sys.executable] + prog, env)
+        got, t_tnp = _run([sys.executable, "-m", "tnp", "run"] + prog, tenv)
+        data = None
+        if os.path.exists(report):
+            with open(report) as f:
+                data = json.load(f)
+    print(f"tnp run --compare {' '.join(prog)}")
     print(f"  numpy: exit {ref.returncode}, {t_np:.2f} s    tnp: exit {got.returncode}, "
           f"{t_tnp:.2f} s")
+    diff = compare_outputs(ref.stdout, got.stdout, rtol)
     if got.returncode != 0 and ref.returncode == 0:
         verdict = "ERROR"
     else:
-        diff = compare_outputs(ref.stdout, got.stdout, rtol)
         verdict = "SAME" if diff is None and ref.returncode == got.returncode else "DIFFERENT"
     print(f"  result: {verdict} (numbers to rtol={rtol:g}, text exactly)")
-    if verdict == "DIFFERENT":
-        diff = compare_outputs(ref.stdout, got.stdout, rtol)
-        if diff:
-            line, e, a = diff
-            print(f"  first difference at stdout line {line}:\n    numpy: {e}\n    tnp:   {a}")
-    if verdict == "ERROR":
-        tail = got.stderr.strip().splitlines()[-6:]
-        print("  tnp failed:\n    " + "\n    ".join(tail))
-    if used:
-        print("  NumPy names that ran through tnp's fallback path (calls): " + ", ".join(
-            f"{k} ({v})" for k, v in sorted(used.items())))
-    else:
-        print("  fallback path: not used")
+    if verdict == "DIFFERENT" and diff:
+        line, e, a = diff
+        print(f"  first difference at stdout line {line}:\n    numpy: {e}\n    tnp:   {a}")
+    if verdict == "ERROR" and data is None:  # it failed before tnp's report was written
+        tail = got.stderr.strip().splitlines()[-1:]
+        print("  tnp failed: " + ("".join(tail) or f"exit status {got.returncode}"))
+    if data is not None:
+        print("\n".join("  " + line for line in format_report(data)))
     return 0 if verdict == "SAME" else 1
 
 
 def main(argv):
-    p = argparse.ArgumentParser(prog="python -m tnp run")
-    p.add_argument("--compare", action="store_true")
-    p.add_argument("--rtol", type=float, default=1e-9)
+    p = argparse.ArgumentParser(prog="python -m tnp run",
+                                description="Run a NumPy program with numpy resolved to tnp.")
+    p.add_argument("--compare", action="store_true", help="run under NumPy and tnp, compare")
+    p.add_argument("--report", action="store_true",
+                   help="after the program, report fallback names and device syncs (stderr)")
+    p.add_argument("--rtol", type=float, default=1e-9,
+                   help="relative tolerance for numbers in --compare (default 1e-9)")
     p.add_argument("-m", dest="module", action="store_true", help="run a module")
-    p.add_argument("target")
-    p.add_argument("args", nargs=argparse.REMAINDER)
+    p.add_argument("target", help="the program: SCRIPT.py, or MODULE with -m")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
     ns = p.parse_args(argv)
     if ns.compare:
         return compare(ns.target, ns.args, ns.module, ns.rtol)
-    return run_program(ns.target, ns.args, ns.module)
+    return run_program(ns.target, ns.args, ns.module, ns.report)

@@ -43,7 +43,7 @@ def fold_in(key, data):
     return _tnp(jax.random.key_data(jax.random.fold_in(_typed(key), _jax(data))))
 
 
-def bits(key, shape=(), dtype=jnp.uint32):
+def bits(key, shape=(), dtype=None):
     return _tnp(jax.random.bits(_typed(key), shape, dtype))
 
 

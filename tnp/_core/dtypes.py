@@ -24,33 +24,46 @@ def unsupported_dtype_error(dt):
         f"uint8-64, float16/32/64 and complex64/128. Use numpy for {kind} arrays.")
 
 
+# NumPy has two type codes for some dtypes ('L'/'Q' are both uint64, 'l'/'q' both int64 on
+# Linux): tnp, and JAX behind it, only ever see the one ``np.dtype(name)`` gives.
+CANONICAL = {dt: np.dtype(dt.name) for dt in SUPPORTED}
+
+
 @functools.lru_cache(maxsize=None)
 def _canonical(dtype_like):
     dt = np.dtype(dtype_like)
-    if dt not in SUPPORTED:
+    if dt not in SUPPORTED or not dt.isnative:
         raise unsupported_dtype_error(dt)
-    return dt
+    return CANONICAL[dt]
 
 
 def canonical(dtype_like):
     """NumPy dtype for ``dtype_like`` (anything ``np.dtype`` takes); TypeError if XLA can't hold it."""
-    if isinstance(dtype_like, np.dtype) and dtype_like in SUPPORTED:
-        return dtype_like
+    if type(dtype_like) is np.dtype and dtype_like in SUPPORTED and dtype_like.isnative:
+        return CANONICAL[dtype_like]
     try:
         return _canonical(dtype_like)
     except TypeError as e:  # unhashable dtype-likes (e.g. a list spec) go uncached
         if "unhashable" not in str(e):
             raise
         dt = np.dtype(dtype_like)
-        if dt not in SUPPORTED:
+        if dt not in SUPPORTED or not dt.isnative:
             raise unsupported_dtype_error(dt) from None
-        return dt
+        return CANONICAL[dt]
 
 
 def check_supported(dt):
     if dt not in SUPPORTED:
         raise unsupported_dtype_error(dt)
     return dt
+
+
+def native(host):
+    """A host array XLA can take: a supported dtype in native byte order under its canonical
+    type code (NumPy has two uint64 codes, 'L' and 'Q'; JAX must only ever see one)."""
+    dt = np.dtype(host.dtype.name) if host.dtype.kind in "biufc" else host.dtype
+    check_supported(dt)
+    return host.astype(dt, copy=False)
 
 
 def promotion_key(x):

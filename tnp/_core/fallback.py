@@ -31,10 +31,10 @@ def to_numpy_tree(x):
 
 
 def from_numpy_tree(x):
-    from .dtypes import SUPPORTED
+    from .dtypes import SUPPORTED, native
     from .ndarray import ndarray
     if type(x) is np.ndarray and x.dtype in SUPPORTED:
-        return ndarray._wrap(jax.device_put(x))
+        return ndarray._wrap(jax.device_put(native(x)))
     if type(x) in (list, tuple):
         return type(x)(from_numpy_tree(v) for v in x)
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # namedtuple results

@@ -1,9 +1,91 @@
-"""``ndarray.flags`` and ``ndarray.flat`` for tnp arrays."""
-from . import write
+"""``ndarray.flags``, ``strides``, memory overlap and ``ndarray.flat`` for tnp arrays.
+
+Layout questions are answered by NumPy itself: a tnp view's lens chain is replayed on a
+zero-data NumPy placeholder of its root (a C-contiguous array over a one-element buffer, built
+with ``as_strided``; nothing of the root's size is allocated), so ``flags``, ``strides`` and
+``shares_memory`` report what NumPy reports for the same program.
+"""
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from . import indexing, write
+
+
+def c_strides(shape, itemsize):
+    """The strides NumPy gives a new C-contiguous array of ``shape``."""
+    if 0 in shape:
+        return np.empty(shape, np.int8).strides  # NumPy's own answer for empty arrays
+    strides, step = [], itemsize
+    for n in reversed(shape):
+        strides.append(step)
+        step *= n
+    return tuple(reversed(strides))
+
+
+def root_placeholder(root):
+    """A NumPy array with the root's shape, dtype and C layout, over a one-element buffer."""
+    dt = root._dtype
+    return as_strided(np.zeros(1, dt), root._shape, c_strides(root._shape, dt.itemsize),
+                      writeable=False)
+
+
+def _replay_index(x, static, los):
+    spans, steps, _, kinds = static
+    items, d = [], 0
+    for k in kinds:
+        if k == "n":
+            items.append(None)
+            continue
+        lo, span, step = los[d], spans[d], steps[d]
+        if k == "i":
+            items.append(lo)
+        elif step > 0:
+            items.append(slice(lo, lo + span, step))
+        else:
+            items.append(slice(lo + span - 1, lo - 1 if lo else None, step))
+        d += 1
+    return x[tuple(items)]
+
+
+def _replay(x, kind, static, dyn):
+    if kind == "index":
+        return _replay_index(x, static, dyn)
+    if kind == "transpose":
+        return x.transpose(static)
+    if kind == "reshape":
+        try:
+            return x.reshape(static[1], copy=False)
+        except ValueError:  # a reshape NumPy would copy (only ``flat`` builds one): fresh data
+            return as_strided(np.zeros(1, x.dtype), static[1],
+                              c_strides(static[1], x.dtype.itemsize), writeable=False)
+    if kind in ("real", "imag"):
+        return getattr(x, kind)
+    if kind == "diagonal":
+        return np.diagonal(x, *static)
+    if kind == "broadcast":
+        return np.broadcast_to(x, static)
+    raise AssertionError(kind)
+
+
+def numpy_layout(a, root_ph=None):
+    """The NumPy placeholder array laid out as ``a`` would be in NumPy (for flags and overlap)."""
+    x = root_placeholder(a._root) if root_ph is None else root_ph
+    for (kind, static), dyn in zip(*a._chain()):
+        x = _replay(x, kind, static, dyn)
+    return x
+
+
+def overlap(a, b, exact):
+    """``shares_memory`` (exact) / ``may_share_memory`` of two tnp arrays."""
+    if a._root is not b._root:
+        return False
+    ph = root_placeholder(a._root)
+    x, y = numpy_layout(a, ph), numpy_layout(b, ph)
+    return bool(np.shares_memory(x, y) if exact else np.may_share_memory(x, y))
 
 
 class Flags:
-    """The flags NumPy would report for the same program (tnp data is always C-contiguous)."""
+    """The flags NumPy would report for the same program."""
 
     def __init__(self, arr):
         self._arr = arr
@@ -22,45 +104,44 @@ class Flags:
 
     @property
     def c_contiguous(self):
-        return _contiguous(self._arr)
+        return numpy_layout(self._arr).flags.c_contiguous
 
     @property
     def f_contiguous(self):
-        a = self._arr
-        return a.ndim <= 1 and _contiguous(a) or sum(n != 1 for n in a.shape) <= 1 and _contiguous(a)
+        return numpy_layout(self._arr).flags.f_contiguous
+
+    @property
+    def contiguous(self):
+        return self.c_contiguous
+
+    @property
+    def fortran(self):
+        return self.f_contiguous
 
     aligned = True
     writebackifcopy = False
 
+    _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
+              "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+              "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+              "X": "writebackifcopy"}
+
     def __getitem__(self, key):
-        names = {"WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata",
-                 "O": "owndata", "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous",
-                 "CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
-                 "F": "f_contiguous", "FORTRAN": "f_contiguous", "ALIGNED": "aligned",
-                 "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy"}
-        return getattr(self, names[key])
+        return getattr(self, self._NAMES[key])
+
+    def __setitem__(self, key, value):
+        if self._NAMES.get(key) != "writeable":
+            raise ValueError("tnp: only the WRITEABLE flag can be set")
+        self.writeable = value
 
     def __repr__(self):
-        return "\n".join(f"  {k.upper()} : {getattr(self, k)}" for k in (
+        return "".join(f"  {k.upper()} : {getattr(self, k)}\n" for k in (
             "c_contiguous", "f_contiguous", "owndata", "writeable", "aligned", "writebackifcopy"))
 
 
-def _contiguous(a):
-    """Whether NumPy's array for the same view chain would be C-contiguous."""
-    for kind, static in a._lens:
-        if kind == "index":
-            _, steps, _ = static
-            if any(abs(s) != 1 for s in steps if s):
-                return False
-        elif kind in ("transpose", "real", "imag", "diagonal", "broadcast"):
-            if kind == "transpose" and list(static) == sorted(static):
-                continue
-            return a.size <= 1
-    return True
-
-
 class FlatIter:
-    """``a.flat``: a 1-d view of ``a`` in C order that reads and writes through."""
+    """``a.flat``: reads give copies (as NumPy's flatiter); writes go through to ``a`` in C order."""
 
     def __init__(self, arr):
         self.base = arr
@@ -70,16 +151,26 @@ class FlatIter:
         return a._view(("reshape", (a.shape, (a.size,))), (), (a.size,))
 
     def __getitem__(self, index):
-        return self._flat()[index]
+        r = self._flat()[index]
+        return r.copy() if r._base is not None else r
 
     def __setitem__(self, index, value):
-        write.assign(self._flat(), value, index=index)
+        """NumPy's flatiter assignment: ``value`` is repeated (or cut) to the selected length."""
+        flat = self._flat()
+        n = int(np.prod(indexing.parse(flat.shape, index).shape, dtype=np.int64))
+        v = write.cyclic(value, n, flat.dtype)
+        if v is not None:
+            write.assign(flat, v, index=index)
 
     def __len__(self):
         return self.base.size
 
     def __iter__(self):
-        return iter(self._flat())
+        flat = self._flat()
+        return (flat[i] for i in range(self.base.size))
 
     def __array__(self, dtype=None, copy=None):
         return self._flat().__array__(dtype, copy)
+
+    def copy(self):
+        return self._flat().copy()

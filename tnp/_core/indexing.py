@@ -14,6 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from . import syncs
 from .errors import TnpTracingError
 
 _INVALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
@@ -98,14 +99,16 @@ def _basic_plan(shape, items, index):
     consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
     if n_ell > 1 or consumed > ndim:
         numpy_index_error(shape, index)
-    los, spans, steps, out = [], [], [], []
+    los, spans, steps, out, kinds = [], [], [], [], []
     dim = 0
     for it in items:
         if it is None:
             out.append(1)
+            kinds.append("n")
         elif it is Ellipsis:
             for _ in range(ndim - consumed):
                 los.append(0), spans.append(shape[dim]), steps.append(1), out.append(shape[dim])
+                kinds.append("s")
                 dim += 1
         elif type(it) is slice:
             n = shape[dim]
@@ -117,17 +120,22 @@ def _basic_plan(shape, items, index):
             else:
                 lo, span = start + (length - 1) * step, (length - 1) * -step + 1
             los.append(lo), spans.append(span), steps.append(step), out.append(length)
+            kinds.append("s")
             dim += 1
         else:
             i, n = _as_int(it), shape[dim]
             if not -n <= i < n:
                 raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
             los.append(i % n), spans.append(1), steps.append(1)
+            kinds.append("i")
             dim += 1
     for d in range(dim, ndim):
         los.append(0), spans.append(shape[d]), steps.append(1), out.append(shape[d])
+        kinds.append("s")
     scalar = n_ell == 0 and consumed == ndim and all(it is not None for it in items) and not out
-    lens = ("index", (tuple(spans), tuple(steps), tuple(out)))
+    # static: per-dim spans and steps, the view's shape, and the item kinds in order (slice,
+    # int, newaxis) from which flags/strides replay the same index in NumPy
+    lens = ("index", (tuple(spans), tuple(steps), tuple(out), "".join(kinds)))
     return BasicPlan(lens, tuple(los), tuple(out), scalar)
 
 
@@ -142,9 +150,12 @@ def _index_array(it):
         return np.asarray(it)
     if isinstance(it, (list, tuple, np.ndarray)):
         try:
-            return np.asarray(it)
+            a = np.asarray(it)
         except ValueError:
             return None
+        if a.size == 0 and not isinstance(it, np.ndarray) and a.dtype.kind == "f":
+            a = a.astype(np.intp)  # NumPy reads an empty sequence as an empty integer index
+        return a
     return None
 
 
@@ -205,6 +216,10 @@ def _advanced_plan(shape, items, index):
         ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, jax.Array) and a.dtype == np.bool_
                    else p for p, a in zip(ph, arrays))
     out_shape = _placeholder(shape)[ph].shape
+    # NumPy checks bounds only when the broadcast index arrays select something
+    selects = 0 not in np.broadcast_shapes(*(
+        (int(np.count_nonzero(p)),) if p.dtype == np.bool_ else p.shape
+        for p, a in zip(ph, arrays) if a is not None))
     struct, dyn = [], []
     consumed = sum(1 if a is None else (a.ndim if a.dtype == np.bool_ else 1)
                    for it, a in zip(items, arrays) if it is not None and it is not Ellipsis)
@@ -232,7 +247,8 @@ def _advanced_plan(shape, items, index):
                 dyn.append(idx)
             dim += a.ndim
         else:
-            _check_bounds(a, shape[dim], dim - len([x for x in expand if x <= dim]))
+            if selects:
+                _check_bounds(a, shape[dim], dim - len([x for x in expand if x <= dim]))
             struct.append("array")
             dyn.append(a)
             dim += 1
@@ -246,6 +262,7 @@ def _as_int_or_none(v):
 def _host_mask(mask):
     if _is_tracer(mask):
         _nonzero(mask)  # raises the tracing error
+    syncs.record("mask")
     return mask
 
 
@@ -273,6 +290,7 @@ def _check_bounds(a, n, dim):
     elif _is_tracer(a):
         return
     else:
+        syncs.record("bounds")
         lo, hi = (int(v) for v in _bounds_kernel()(a))
     bad = hi if hi >= n else lo if lo < -n else None
     if bad is not None:

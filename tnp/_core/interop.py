@@ -12,8 +12,10 @@ _NAMESPACES = {"numpy": "main", "numpy.linalg": "linalg", "numpy.fft": "fft",
 def array_ufunc(np_ufunc, method, inputs, kwargs):
     from .._routines.ufuncs import for_numpy
     tnp_ufunc = for_numpy(np_ufunc)
-    if tnp_ufunc is None:
-        return NotImplemented
+    if tnp_ufunc is None:  # a ufunc made by frompyfunc, or by another library: NumPy runs it
+        name = getattr(np_ufunc, "__name__", "ufunc")
+        return fallback.numpy_fallback(getattr(np_ufunc, method), f"{name}.{method}")(
+            *inputs, **kwargs)
     out = kwargs.get("out")
     if out is not None and any(isinstance(o, np.ndarray) for o in out):
         # A NumPy array as out: compute on the device, then write the host array.

@@ -17,7 +17,7 @@ from jax import lax
 
 
 def _index_get(static, x, los):
-    spans, steps, shape = static
+    spans, steps, shape, _ = static
     y = lax.dynamic_slice(x, los, spans) if x.ndim else x
     if any(abs(s) != 1 for s in steps):
         y = lax.slice(y, (0,) * y.ndim, y.shape, tuple(abs(s) for s in steps))
@@ -28,7 +28,7 @@ def _index_get(static, x, los):
 
 
 def _index_put(static, x, los, v):
-    spans, steps, _ = static
+    spans, steps, _, _ = static
     strided = tuple(0 if sp == 0 else (sp - 1) // abs(st) + 1 for sp, st in zip(spans, steps))
     v = v.reshape(strided)
     rev = tuple(i for i, s in enumerate(steps) if s < 0)
@@ -79,12 +79,23 @@ def _diagonal_get(static, x, _):
     return jnp.diagonal(x, offset, axis1, axis2)
 
 
+def _diagonal_put(static, x, _, v):  # after setflags(write=True), as NumPy allows
+    offset, axis1, axis2 = static
+    xt = jnp.moveaxis(x, (axis1, axis2), (-2, -1))
+    k = jnp.arange(v.shape[-1])
+    xt = xt.at[..., k + max(-offset, 0), k + max(offset, 0)].set(v)
+    return jnp.moveaxis(xt, (-2, -1), (axis1, axis2))
+
+
 def _broadcast_get(shape, x, _):
     return jnp.broadcast_to(x, shape)
 
 
-def _read_only_put(static, x, _, v):  # never called: read-only views refuse writes before
-    raise AssertionError("write through a read-only lens")
+def _broadcast_put(shape, x, _, v):
+    """After setflags(write=True): elements sharing one base element keep the last written."""
+    v = v[(-1,) * (len(shape) - x.ndim)]
+    stretched = tuple(i for i, (n, m) in enumerate(zip(x.shape, v.shape)) if n == 1 and m != 1)
+    return v[tuple(slice(-1, None) if i in stretched else slice(None) for i in range(x.ndim))]
 
 
 LENSES = {
@@ -93,10 +104,10 @@ LENSES = {
     "reshape": (_reshape_get, _reshape_put),
     "real": (_real_get, _real_put),
     "imag": (_imag_get, _imag_put),
-    "diagonal": (_diagonal_get, _read_only_put),
-    "broadcast": (_broadcast_get, _read_only_put),
+    "diagonal": (_diagonal_get, _diagonal_put),
+    "broadcast": (_broadcast_get, _broadcast_put),
 }
-READ_ONLY_KINDS = frozenset({"diagonal", "broadcast"})
+READ_ONLY_KINDS = frozenset({"diagonal", "broadcast"})  # views created read-only
 
 
 def chain_get(chain, root, dyns):

@@ -5,13 +5,15 @@ of lenses (see ``lenses``) that reads the view's value from the root and writes 
 A view caches its value until its root's version changes. All writes go through ``write.assign``.
 Every operation is implemented once, in the ``tnp`` namespace; operators and methods call it.
 """
+import functools
 import operator
+import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import dtypes, indexing, lenses, write
+from . import dtypes, indexing, lenses, syncs, write
 
 _ns = None  # the tnp namespace, bound by tnp/__init__ (operators and methods call into it)
 
@@ -23,7 +25,7 @@ def bind_namespace(module):
 
 class ndarray:
     __slots__ = ("_buf", "_base", "_lens", "_dyn", "_shape", "_dtype", "_version", "_cache",
-                 "_writeable", "_exported", "__weakref__")
+                 "_writeable", "_exported", "_trace", "_rshape", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -42,28 +44,48 @@ class ndarray:
         self._base = None
         self._lens = self._dyn = ()
         self._shape = getattr(buf, "shape", ())
-        self._dtype = getattr(buf, "dtype", None)
+        dt = getattr(buf, "dtype", None)
+        self._dtype = dtypes.CANONICAL.get(dt, dt)  # JAX may report uint64 as 'Q' or 'L'
+
         self._version = 0
         self._cache = None
         self._writeable = writeable
         self._exported = False
+        self._trace = write.current_trace()  # writes under another trace are refused
+        self._rshape = None
         return self
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True):
         """A view of this array through one more lens."""
         v = object.__new__(type(self))
         root = self._base if self._base is not None else self
+        chain, dyns = self._chain()
         v._buf = None
         v._base = root
-        v._lens = self._lens + (lens,)
-        v._dyn = self._dyn + (dyn,)
+        v._lens = chain + (lens,)
+        v._dyn = dyns + (dyn,)
+        v._rshape = root._shape
         v._shape = tuple(shape)
         v._dtype = self._dtype if dtype is None else dtype
         v._version = 0
         v._cache = None
         v._writeable = (self._writeable and writeable and lens[0] not in lenses.READ_ONLY_KINDS)
         v._exported = False
+        v._trace = None
         return v
+
+    def _chain(self):
+        """This view's lenses and dynamic operands from its root's buffer. If the root's shape
+        was set since (``a.shape = ...``), a reshape lens from the new shape is put first."""
+        root = self._base
+        if root is None:
+            return (), ()
+        if self._rshape != root._shape:
+            self._lens = (("reshape", (root._shape, self._rshape)),) + self._lens
+            self._dyn = ((),) + self._dyn
+            self._rshape = root._shape
+            self._cache = None
+        return self._lens, self._dyn
 
     @property
     def _root(self):
@@ -75,10 +97,11 @@ class ndarray:
         root = self._base
         if root is None:
             return self._buf
+        chain, dyns = self._chain()
         c = self._cache
         if c is not None and c[0] == root._version:
             return c[1]
-        v = lenses.get_kernel(self._lens)(root._buf, self._dyn)
+        v = lenses.get_kernel(chain)(root._buf, dyns)
         self._cache = (root._version, v)
         return v
 
@@ -86,6 +109,22 @@ class ndarray:
     @property
     def shape(self):
         return self._shape
+
+    @shape.setter
+    def shape(self, value):
+        """In place where NumPy allows it (no copy needed); views taken before stay valid."""
+        from .flags import numpy_layout
+        ph = numpy_layout(self).view()
+        ph.shape = value  # NumPy's errors; resolves -1
+        shape = ph.shape
+        if self._base is None:
+            write.replace_root(self, _reshaped(self._buf, shape))
+        else:
+            chain, dyns = self._chain()
+            self._lens = chain + (("reshape", (self._shape, shape)),)
+            self._dyn = dyns + ((),)
+            self._shape = shape
+            self._cache = None
 
     @property
     def dtype(self):
@@ -109,12 +148,9 @@ class ndarray:
 
     @property
     def strides(self):
-        """The strides NumPy reports for a C-contiguous array of this shape and dtype."""
-        strides, step = [], self._dtype.itemsize
-        for n in reversed(self._shape):
-            strides.append(step)
-            step *= max(n, 1)
-        return tuple(reversed(strides))
+        """The strides NumPy reports for the same array (a root is C-contiguous; views replay)."""
+        from .flags import numpy_layout
+        return numpy_layout(self).strides
 
     @property
     def base(self):
@@ -148,7 +184,7 @@ class ndarray:
     def real(self):
         if self._dtype.kind == "c":
             return self._view(("real", None), (), self._shape, _real_dtype(self._dtype))
-        return self._view(("reshape", (self._shape, self._shape)), (), self._shape)
+        return self
 
     @real.setter
     def real(self, value):
@@ -185,8 +221,9 @@ class ndarray:
         plan = indexing.parse(self._shape, index)
         if type(plan) is indexing.BasicPlan:
             if plan.scalar:
-                return ndarray._wrap(lenses.get_kernel(self._lens + (plan.lens,))(
-                    self._root._buf, self._dyn + (plan.dyn,)))
+                chain, dyns = self._chain()
+                return ndarray._wrap(lenses.get_kernel(chain + (plan.lens,))(
+                    self._root._buf, dyns + (plan.dyn,)))
             return self._view(plan.lens, plan.dyn, plan.shape)
         return ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
 
@@ -208,6 +245,7 @@ class ndarray:
         """The single element on the host: a named sync point."""
         if self.size != 1:
             return np.zeros(self._shape, self._dtype)  # NumPy raises its own error on this
+        syncs.record("scalar")
         return np.asarray(self._value)
 
     def __bool__(self):
@@ -241,6 +279,7 @@ class ndarray:
     def __array__(self, dtype=None, copy=None):
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
+        syncs.record("to_numpy")
         arr = np.array(self._value)
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
@@ -276,7 +315,11 @@ class ndarray:
 
     # ---- methods with their own signatures (others are generated below) -------------------
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-        return _ns.astype(self, dtype, copy=copy, casting=casting)
+        target = dtypes.canonical(dtype)
+        if not np.can_cast(self._dtype, target, casting):
+            raise TypeError(f"Cannot cast array data from {self._dtype!r} to {target!r} "
+                            f"according to the rule '{casting}'")
+        return _ns.astype(self, target, copy=copy)
 
     def copy(self, order="C"):
         return _ns.copy(self)
@@ -303,6 +346,7 @@ class ndarray:
         if not args:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
+            syncs.record("item")
             return np.asarray(self._value).item()
         if len(args) == 1 and isinstance(args[0], (int, np.integer)):
             return _ns.ravel(self)[args[0]].item()
@@ -323,6 +367,9 @@ class ndarray:
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         write.assign(self, _ns.partition(self, kth, axis=axis, kind=kind, order=order))
 
+    def compress(self, condition, axis=None, out=None):
+        return _ns.compress(condition, self, axis=axis, out=out)
+
     def setflags(self, write=None, align=None, uic=None):
         if write:
             if self._base is not None and not self._base._writeable:
@@ -331,9 +378,49 @@ class ndarray:
         elif write is not None:
             self._writeable = False
 
+    def resize(self, *new_shape, refcheck=True):
+        """In place, as NumPy: new elements are zeros. ``refcheck`` counts Python references to
+        this array (names, containers, views hold one each), as NumPy does; with
+        ``refcheck=False`` views taken before the resize must not be used (undefined in NumPy)."""
+        if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
+                new_shape[0], (int, np.integer))):
+            new_shape = new_shape[0]
+        if new_shape is None or new_shape == ():
+            return None
+        shape = (operator.index(new_shape),) if isinstance(new_shape, (int, np.integer)) \
+            else tuple(operator.index(n) for n in new_shape)
+        if any(n < 0 for n in shape):
+            raise ValueError("negative dimensions not allowed")
+        if self._base is not None:
+            raise ValueError("cannot resize this array: it does not own its data")
+        if refcheck and sys.getrefcount(self) > _RESIZE_REFS:
+            raise ValueError("cannot resize an array that references or is referenced\n"
+                             "by another array in this way.\nUse the np.resize function or "
+                             "refcheck=False")
+        if not self._writeable:
+            raise ValueError("resize only works on single-segment arrays")
+        write.replace_root(self, _resized(self._buf, shape))
+        return None
+
     def to_device(self, device, /, *, stream=None):
         return ndarray._wrap(jax.device_put(self._value, device))
 
+
+
+# References to an array held only by the caller's name, seen inside ``ndarray.resize``.
+_RESIZE_REFS = 3
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _resized(buf, shape):
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = buf.reshape(-1)[:n]
+    return jnp.zeros(n, buf.dtype).at[:flat.shape[0]].set(flat).reshape(shape)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _reshaped(buf, shape):
+    return buf.reshape(shape)
 
 
 def _real_dtype(dt):
@@ -346,7 +433,7 @@ def _from_host(arr):
 
 # ---- methods that are the namespace function with the array as first argument -------------
 _DELEGATED_METHODS = (
-    "all", "any", "argmax", "argmin", "argpartition", "argsort", "choose", "clip", "compress",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "choose", "clip",
     "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
     "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
     "sum", "swapaxes", "take", "trace", "var", "tofile", "dump", "dumps", "byteswap")

@@ -50,8 +50,7 @@ def to_jax(x, dtype=None):
         dtypes.check_supported(np.dtype(x.dtype))
         v = x
     else:
-        arr = np.asarray(x) if dtype is None else np.asarray(x, dtype=dtype)
-        dtypes.check_supported(arr.dtype)
+        arr = dtypes.native(np.asarray(x) if dtype is None else np.asarray(x, dtype=dtype))
         v = jax.device_put(arr)
     if dtype is not None and v.dtype != dtype:
         v = v.astype(dtype)
@@ -134,7 +133,14 @@ def normalize(fn=None, *, jit=True):
     has_var = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
     out_index = names.index("out") if "out" in names else None
     static = [i for i, a in enumerate(is_array) if not a]
-    jitted = jax.jit(fn, static_argnums=static) if jit and not has_var else None
+    # The body is called with every argument positionally; keyword-only ones are passed on
+    # by name.
+    n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+    kw_names = names[n_pos:]
+
+    def positional(*vals):
+        return fn(*vals[:n_pos], **dict(zip(kw_names, vals[n_pos:])))
+    jitted = jax.jit(positional, static_argnums=static) if jit and not has_var else None
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -162,11 +168,11 @@ def normalize(fn=None, *, jit=True):
                              for i in range(len(vals))]
                     hash(tuple(svals[i] for i in static))
                 except TypeError:
-                    result = fn(*vals)
+                    result = positional(*vals)
                 else:
                     result = jitted(*svals)
             else:
-                result = fn(*vals)
+                result = positional(*vals)
         if out is not None:
             write.assign(out, result)
             return out

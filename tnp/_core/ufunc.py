@@ -1,9 +1,14 @@
 """``tnp.ufunc``: NumPy's universal functions on JAX.
 
 Loop dtypes come from NumPy itself (``numpy.ufunc.resolve_dtypes`` with NEP 50 weak Python
-scalars) and every call's validity (casting errors, missing loops) from NumPy run once on empty
-placeholder arrays of the same dtypes; both are cached per dtype signature, so the hot path is a
-dict lookup and one compiled kernel call. ``out=`` and ``where=`` write through the one write path.
+scalars) and every call's validity (casting errors, missing loops, empty reductions, bad axes)
+from NumPy run once on tiny placeholder arrays of the same dtypes; all of it is cached per dtype
+signature, so the hot path is a dict lookup and one compiled kernel call. ``out=`` and ``where=``
+write through the one write path; so does ``at`` (it computes the root's new value and assigns it).
+
+Value checks that NumPy makes are documented sync points, done eagerly and skipped under a JAX
+trace: integer ``power`` with a negative exponent (ValueError), and the floating-point error
+checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._routines.errstate``).
 """
 import functools
 import re
@@ -11,10 +16,18 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from . import dtypes, write
 from .ndarray import ndarray
-from .normalize import to_jax
+from .normalize import normalize_axes, to_jax
+
+_COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
+                          "greater_equal"})
+# Binary ufuncs whose reduction may use XLA's tree reduction (associative and commutative).
+_TREE_REDUCE = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
+                          "logical_or", "logical_xor", "fmax", "fmin"})
+_NO_VALUE = np._NoValue
 
 
 def _core_ndims(signature):
@@ -23,6 +36,20 @@ def _core_ndims(signature):
         return None
     ins, outs = signature.split("->")
     return [0 if not g.strip() else len(g.split(",")) for g in re.findall(r"\(([^)]*)\)", ins)]
+
+
+def _is_tracer(x):
+    return isinstance(x, jax.core.Tracer)
+
+
+def _cast_in(x, dt):
+    """Cast an operand to its loop dtype. A bool->number cast is fenced off so that XLA cannot
+    rewrite ``convert(b) * y`` as ``select(b, y, 0)`` (wrong for inf/nan ``y``)."""
+    x = jnp.asarray(x)
+    if x.dtype == dt:
+        return x
+    y = x.astype(dt)
+    return lax.optimization_barrier(y) if x.dtype == np.bool_ and dt != np.bool_ else y
 
 
 class ufunc:
@@ -36,9 +63,12 @@ class ufunc:
         self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
         self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
         self.identity, self.signature = np_ufunc.identity, np_ufunc.signature
+        self.__numpy__ = np_ufunc
         self._core = _core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(self._resolve_uncached)
         self._kernel = functools.lru_cache(maxsize=None)(self._kernel_uncached)
+        self._method_kernel = functools.lru_cache(maxsize=None)(self._method_kernel_uncached)
+        self._replay = functools.lru_cache(maxsize=None)(self._replay_uncached)
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -65,11 +95,13 @@ class ufunc:
             kwargs["dtype"] = dtype
         if signature is not None:
             kwargs["signature"] = signature
-        res = self._np(*phs, **kwargs)  # raises NumPy's own error for an invalid call
-        res = res if isinstance(res, tuple) else (res,)
-        if out_dtypes is not None:
-            outs = tuple(np.empty(np.shape(r), dt) for r, dt in zip(res, out_dtypes))
-            self._np(*phs, out=outs if self.nout > 1 else outs[0], **kwargs)
+        with np.errstate(all="ignore"):
+            res = self._np(*phs, **kwargs)  # raises NumPy's own error for an invalid call
+            res = res if isinstance(res, tuple) else (res,)
+            if out_dtypes is not None:
+                outs = tuple(np.empty(np.shape(r), dt if dt is not None else r.dtype)
+                             for r, dt in zip(res, out_dtypes))
+                self._np(*phs, out=outs if self.nout > 1 else outs[0], **kwargs)
         sig = signature
         if dtype is not None and sig is None:
             sig = (None,) * self.nin + (dtype,) * self.nout
@@ -78,54 +110,50 @@ class ufunc:
         return loop[:self.nin], tuple(np.dtype(r.dtype) for r in res)
 
     # ---- compiled kernels ----------------------------------------------------------------
-    def _kernel_uncached(self, in_dtypes, out_dtypes):
+    def _kernel_uncached(self, in_dtypes, out_dtypes, check):
         impl = self._impl
 
         def kernel(*xs):
-            xs = [jnp.asarray(x, dt) for x, dt in zip(xs, in_dtypes)]
+            xs = [_cast_in(x, dt) for x, dt in zip(xs, in_dtypes)]
             r = impl(*xs)
-            if isinstance(r, tuple):
-                return tuple(v.astype(dt) for v, dt in zip(r, out_dtypes))
-            return r.astype(out_dtypes[0])
+            r = r if isinstance(r, tuple) else (r,)
+            r = tuple(v.astype(dt) for v, dt in zip(r, out_dtypes))
+            return (r, _fp_flags(xs, r)) if check else (r, None)
         return jax.jit(kernel)
 
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
                  subok=True, signature=None):
         if len(args) != self.nin:
-            if len(args) == self.nargs and out is None:
-                args, out = args[:self.nin], args[self.nin:]
+            if self.nin < len(args) <= self.nargs:
+                if out is not None:
+                    raise TypeError("cannot specify 'out' as both a positional and keyword "
+                                    "argument")
+                out = tuple(args[self.nin:]) + (None,) * (self.nargs - len(args))
+                args = args[:self.nin]
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
-        ops, keys = [], []
-        for a in args:
-            t = type(a)
-            if t is ndarray:
-                ops.append(a._value)
-                keys.append(a._dtype)
-            elif t in dtypes.WEAK_PLACEHOLDER:
-                ops.append(a)
-                keys.append(t)
-            else:
-                v = to_jax(a)
-                ops.append(v)
-                keys.append(np.dtype(v.dtype))
+        ops, keys = _operands(args)
         outs = _normalize_out(out, self.nout)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         in_dts, out_dts = self._resolve(
-            tuple(keys), None if outs is None else tuple(o.dtype for o in outs), dtype,
+            tuple(keys), None if outs is None else tuple(
+                None if o is None else o.dtype for o in outs), dtype,
             _hashable_signature(signature), casting)
-        for i, k in enumerate(keys):
-            if k is int:
-                dtypes.check_python_int(ops[i], in_dts[i])
-                if in_dts[i].kind in "fc":
-                    ops[i] = float(ops[i])
-        result = self._kernel(in_dts, out_dts)(*ops)
+        const = self._python_scalars(ops, keys, in_dts)
+        if const is not None:
+            results = (jnp.full(np.broadcast_shapes(*(np.shape(o) for o in ops)), const),)
+        else:
+            if self.__name__ == "power" and in_dts[1].kind in "iu":
+                _check_int_power(ops[1])
+            check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
+            results, flags = self._kernel(in_dts, out_dts, check is not None)(*ops)
+            if check is not None and not _is_tracer(flags[0]):
+                _errcheck.report(self.__name__, check, flags)
         if outs is None:
             if self.nout == 1:
-                return ndarray._wrap(result)
-            return tuple(ndarray._wrap(r) for r in result)
-        results = result if self.nout > 1 else (result,)
+                return ndarray._wrap(results[0])
+            return tuple(ndarray._wrap(r) for r in results)
         wh = None if where is True else to_jax(where)
         for o, r in zip(outs, results):
             if o is not None:
@@ -133,6 +161,354 @@ class ufunc:
         if self.nout == 1:
             return outs[0]
         return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
+
+    def _python_scalars(self, ops, keys, in_dts):
+        """Convert weak Python scalars to their loop dtype (NEP 50: OverflowError when an int
+        does not fit). A comparison with an int outside the dtype's range is constant, as in
+        NumPy 2: the constant is returned (None otherwise)."""
+        for i, k in enumerate(keys):
+            if k is int:
+                dt = in_dts[i]
+                if dt.kind in "iu":
+                    info = np.iinfo(dt)
+                    v = ops[i]
+                    if self.__name__ in _COMPARISONS and not info.min <= v <= info.max:
+                        above = (v > info.max) != (i == 0)
+                        return (self.__name__ == "not_equal" or
+                                (above and self.__name__ in ("less", "less_equal")) or
+                                (not above and self.__name__ in ("greater", "greater_equal")))
+                    dtypes.check_python_int(v, dt)
+                    ops[i] = np.asarray(v, dt)
+                elif dt.kind in "fc":
+                    ops[i] = float(ops[i])
+        return None
+
+    # ---- methods ---------------------------------------------------------------------------
+    def _binary_method(self, name):
+        if self.nin != 2 or self.nout != 1:
+            getattr(self._np, name)(*[np.zeros(1)] * (2 if name == "reduceat" else 1))
+
+    def _replay_uncached(self, method, ph_shape, dt, args, out_dtype):
+        """Run NumPy's method on a placeholder of ``ph_shape``/``dt``: its errors and result dtype."""
+        for d in (dt, out_dtype):
+            if d is not None:
+                dtypes.check_supported(d)
+        ph = np.zeros(ph_shape, dt)
+        kwargs = dict(args)
+        if "where" in kwargs:
+            kwargs["where"] = np.ones(ph_shape, bool)
+        with np.errstate(all="ignore"):
+            res = getattr(self._np, method)(ph, **kwargs)
+            if out_dtype is not None:
+                getattr(self._np, method)(ph, out=np.empty(np.shape(res), out_dtype), **kwargs)
+                return out_dtype, np.shape(res)
+        return np.dtype(np.asarray(res).dtype), np.shape(res)
+
+    def _method_kernel_uncached(self, method, static):
+        return jax.jit(functools.partial(_METHODS[method], self, static))
+
+    def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
+               where=True):
+        self._binary_method("reduce")
+        x = _array(array)
+        dtype = dtypes.canonical(dtype) if dtype is not None else None
+        out = _single_out(out)
+        axis_h = tuple(axis) if isinstance(axis, list) else axis
+        init_h = _scalar(initial)
+        args = (("axis", axis_h), ("dtype", dtype), ("keepdims", keepdims))
+        if initial is not _NO_VALUE:
+            args += (("initial", init_h),)
+        if where is not True:
+            args += (("where", True),)
+        ph = tuple(0 if n == 0 else 1 for n in x.shape)
+        res_dt, _ = self._replay("reduce", ph, np.dtype(x.dtype), args,
+                                 None if out is None else out.dtype)
+        axes = normalize_axes(axis, x.ndim)
+        if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
+            _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:])
+        wh = None if where is True else to_jax(where)
+        kern = self._method_kernel("reduce", (axes, res_dt, keepdims, init_h,
+                                              init_h is not _NO_VALUE and init_h is not None))
+        result = kern(x, wh)
+        return _finish(result, out)
+
+    def accumulate(self, array, axis=0, dtype=None, out=None):
+        self._binary_method("accumulate")
+        x = _array(array)
+        dtype = dtypes.canonical(dtype) if dtype is not None else None
+        out = _single_out(out)
+        ph = tuple(0 if n == 0 else 1 for n in x.shape)
+        res_dt, _ = self._replay("accumulate", ph, np.dtype(x.dtype),
+                                 (("axis", axis), ("dtype", dtype)),
+                                 None if out is None else out.dtype)
+        ax = normalize_axes(axis, x.ndim)[0]
+        if self.__name__ == "power" and res_dt.kind in "iu":
+            _check_int_power(jnp.moveaxis(x, ax, 0)[1:])
+        return _finish(self._method_kernel("accumulate", (ax, res_dt))(x), out)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """Segment reductions; the indices are read on the host (a sync for device indices)."""
+        self._binary_method("reduceat")
+        x = _array(array)
+        dtype = dtypes.canonical(dtype) if dtype is not None else None
+        out = _single_out(out)
+        idx = np.asarray(indices.__array__() if isinstance(indices, ndarray) else indices)
+        dtypes.check_supported(np.dtype(x.dtype))
+        ph = np.broadcast_to(np.zeros((), x.dtype), x.shape)
+        with np.errstate(all="ignore"):  # NumPy's errors for bad indices, axis, dtype and out
+            res = self._np.reduceat(ph, idx, axis=axis, dtype=dtype)
+            res_dt = res.dtype
+            if out is not None:
+                self._np.reduceat(ph, idx, axis=axis, dtype=dtype,
+                                  out=np.empty(res.shape, out.dtype))
+        ax = normalize_axes(axis, x.ndim)[0]
+        n = x.shape[ax]
+        pieces = []
+        xm = jnp.moveaxis(x, ax, 0).astype(res_dt)
+        for j, start in enumerate(idx.tolist()):
+            stop = idx[j + 1] if j + 1 < len(idx) else n
+            seg = xm[start:stop] if start < stop else xm[start:start + 1]
+            pieces.append(self._method_kernel("fold", (res_dt,))(seg))
+        result = jnp.moveaxis(jnp.stack(pieces), 0, ax) if pieces else jnp.zeros(
+            x.shape[:ax] + (0,) + x.shape[ax + 1:], res_dt)
+        return _finish(result, out)
+
+    def outer(self, A, B, /, **kwargs):
+        if self.nin != 2:
+            self._np.outer(np.zeros(1), np.zeros(1))  # NumPy's own error
+        a, b = _array(A), _array(B)
+        a = a.reshape(a.shape + (1,) * b.ndim)
+        return self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
+
+    def at(self, a, indices, b=None, /):
+        """Unbuffered in-place ``a[indices] = ufunc(a[indices], b)``: repeated indices apply
+        repeatedly. The new value of ``a`` is computed on the device and written through
+        ``write.assign``."""
+        if not isinstance(a, ndarray):
+            raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
+        if (b is None) != (self.nin == 1):
+            raise ValueError("second operand needed for ufunc" if b is None else
+                             "second operand provided when ufunc is unary")
+        ops, keys = _operands((a,) + (() if b is None else (b,)))
+        in_dts, out_dts = self._resolve(tuple(keys), (a.dtype,), None, None, "unsafe")
+        self._python_scalars(ops, keys, in_dts)
+        pos = ndarray._wrap(jnp.arange(a.size, dtype=np.int64).reshape(a.shape))[indices]._value
+        vals = () if b is None else (jnp.broadcast_to(_cast_in(ops[1], in_dts[1]), pos.shape),)
+        kern = self._method_kernel("at", (in_dts, a.dtype))
+        write.assign(a, kern(a._value, pos, *vals))
+
+
+# ---- method bodies (jitted once per static argument set) ---------------------------------
+def _fold(uf, dt, x, mask=None, init=None):
+    """Left fold of ``uf`` over axis 0 of ``x`` (NumPy's order); masked elements are skipped."""
+    def step(c, v):
+        new = uf._impl(c, v[0]).astype(dt)
+        return (new if mask is None else jnp.where(v[1], new, c)), None
+    xs = (x, x if mask is None else mask)
+    if init is None:  # NumPy demands an identity or an initial value for a masked reduction
+        carry, xs = x[0], (x[1:], xs[1][1:])
+    else:
+        carry = jnp.broadcast_to(jnp.asarray(init).astype(dt), x.shape[1:])
+    carry, _ = lax.scan(step, carry, xs)
+    return carry
+
+
+def _reduce_body(uf, static, x, where):
+    axes, dt, keepdims, initial, has_initial = static
+    x = _cast_in(x, dt)
+    name = uf.__name__
+    ident = uf.identity
+    if where is not None:
+        where = jnp.broadcast_to(where, x.shape)
+    if axes and (name in ("add", "multiply") or (
+            name in ("maximum", "minimum") and dt.kind != "c")):
+        fn = {"add": jnp.sum, "multiply": jnp.prod, "maximum": jnp.max, "minimum": jnp.min}[name]
+        kw = {"initial": initial} if has_initial else {}
+        if where is not None:
+            kw["where"] = where
+        if name in ("add", "multiply"):
+            kw["dtype"] = dt
+        r = fn(x, axis=axes, **kw)
+    elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
+        init = jnp.asarray(np.nan if ident is None else ident).astype(dt)
+        xv = x if where is None else jnp.where(where, x, init)
+        r = lax.reduce(xv, init, lambda p, q: uf._impl(p, q).astype(dt), axes)
+        if has_initial:
+            r = uf._impl(jnp.asarray(initial).astype(dt), r).astype(dt)
+    else:
+        rest = [i for i in range(x.ndim) if i not in axes]
+        perm = list(axes) + rest
+        n = int(np.prod([x.shape[i] for i in axes], dtype=np.int64))
+        xt = jnp.transpose(x, perm).reshape((n,) + tuple(x.shape[i] for i in rest))
+        mt = None
+        if where is not None:
+            mt = jnp.transpose(where, perm).reshape(xt.shape)
+        r = _fold(uf, dt, xt, mt, initial if has_initial else ident)
+    if keepdims:
+        r = jnp.expand_dims(r, axes)
+    return r.astype(dt)
+
+
+def _accumulate_body(uf, static, x):
+    ax, dt = static
+    x = _cast_in(x, dt)
+    if dt.kind in "biu" and (uf.__name__ in _TREE_REDUCE or uf.__name__ in (
+            "add", "multiply", "maximum", "minimum")):  # exact in any order: a parallel scan
+        return lax.associative_scan(lambda p, q: uf._impl(p, q).astype(dt), x, axis=ax)
+    xm = jnp.moveaxis(x, ax, 0)
+    if xm.shape[0] == 0:
+        return x
+
+    def step(c, v):
+        new = uf._impl(c, v).astype(dt)
+        return new, new
+    _, ys = lax.scan(step, xm[0], xm[1:])
+    return jnp.moveaxis(jnp.concatenate([xm[:1], ys]), 0, ax)
+
+
+def _fold_body(uf, static, seg):
+    (dt,) = static
+    return _fold(uf, dt, seg)
+
+
+def _at_body(uf, static, a, pos, *vals):
+    in_dts, a_dt = static
+    flat = a.reshape(-1)
+    pos = pos.reshape(-1)
+    vals = tuple(v.reshape(-1) for v in vals)
+    name = uf.__name__
+    if name in ("add", "multiply", "maximum", "minimum") and a_dt.kind not in "bc" and \
+            in_dts[0] == a_dt and vals and vals[0].dtype == a_dt:
+        ref = flat.at[pos]
+        op = {"add": ref.add, "multiply": ref.multiply, "maximum": ref.max,
+              "minimum": ref.min}[name]
+        return op(vals[0]).reshape(a.shape)
+
+    def step(f, k):
+        i = pos[k]
+        args = (_cast_in(f[i], in_dts[0]),) + tuple(_cast_in(v[k], d) for v, d in
+                                                    zip(vals, in_dts[1:]))
+        r = uf._impl(*args)
+        return f.at[i].set(r.astype(a_dt)), None
+    flat, _ = lax.scan(step, flat, jnp.arange(pos.shape[0]))
+    return flat.reshape(a.shape)
+
+
+_METHODS = {"reduce": _reduce_body, "accumulate": _accumulate_body, "fold": _fold_body,
+            "at": _at_body}
+
+
+# ---- argument helpers -------------------------------------------------------------------
+def _operands(args):
+    ops, keys = [], []
+    for a in args:
+        t = type(a)
+        if t is ndarray:
+            ops.append(a._value)
+            keys.append(a._dtype)
+        elif t is bool:
+            ops.append(np.bool_(a))
+            keys.append(np.dtype(np.bool_))
+        elif t in dtypes.WEAK_PLACEHOLDER:
+            ops.append(a)
+            keys.append(t)
+        else:
+            v = to_jax(a)
+            ops.append(v)
+            keys.append(np.dtype(v.dtype))
+    return ops, keys
+
+
+def _array(x):
+    return x._value if isinstance(x, ndarray) else to_jax(x)
+
+
+def _scalar(v):
+    if v is _NO_VALUE or v is None:
+        return v
+    if isinstance(v, ndarray):
+        v = v.__array__()
+    return np.asarray(v).item() if not isinstance(v, (bool, int, float, complex)) else v
+
+
+def _single_out(out):
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType")
+    return out
+
+
+def _finish(result, out):
+    if out is None:
+        return ndarray._wrap(result)
+    write.assign(out, result)
+    return out
+
+
+def _check_int_power(exponent):
+    """NumPy refuses integer powers with negative integer exponents (a sync for device arrays;
+    skipped under a JAX trace)."""
+    if isinstance(exponent, (int, np.integer, np.ndarray)):
+        neg = np.any(np.asarray(exponent) < 0)
+    elif _is_tracer(exponent) or exponent.dtype.kind != "i":
+        return
+    else:
+        neg = jnp.any(exponent < 0)
+        if _is_tracer(neg):
+            return
+    if neg:
+        raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _fp_flags(xs, rs):
+    """(invalid, divide, overflow) as device booleans: a NaN from non-NaN inputs; an inf from
+    finite inputs, counted as a division by zero where an input is zero, else an overflow."""
+    f = jnp.zeros((), bool)
+    inexact = [x for x in xs if x.dtype.kind in "fc"]
+    finite_in = functools.reduce(jnp.logical_and, [jnp.isfinite(x) for x in inexact],
+                                 jnp.ones((), bool))
+    nan_in = functools.reduce(jnp.logical_or, [jnp.isnan(x) for x in inexact], f)
+    zero_in = functools.reduce(jnp.logical_or, [x == 0 for x in xs], f)
+    inv = div = ovf = f
+    for r in rs:
+        if r.dtype.kind not in "fc":
+            continue
+        inv = inv | jnp.any(jnp.isnan(r) & ~nan_in)
+        new_inf = jnp.isinf(r) & finite_in
+        div = div | jnp.any(new_inf & zero_in)
+        ovf = ovf | jnp.any(new_inf & ~zero_in)
+    return inv, div, ovf
+
+
+class _ErrCheck:
+    """Which floating-point categories an eager call must check (NumPy's shared error state)."""
+    CATEGORIES = ("invalid", "divide", "over")
+    MESSAGES = {"invalid": "invalid value", "divide": "divide by zero", "over": "overflow"}
+
+    def modes(self):
+        err = np.geterr()
+        wanted = tuple(err[c] if err[c] in self.checked else None for c in self.CATEGORIES)
+        return wanted if any(wanted) else None
+
+    checked = ("raise",)
+
+    def report(self, name, modes, flags):
+        import warnings
+        for cat, mode, flag in zip(self.CATEGORIES, modes, flags):
+            if mode and bool(flag):
+                msg = f"{self.MESSAGES[cat]} encountered in {name}"
+                if mode == "raise":
+                    raise FloatingPointError(msg)
+                if mode == "warn":
+                    warnings.warn(msg, RuntimeWarning, stacklevel=3)
+                elif mode == "call":
+                    np.geterrcall()(msg, {"divide": 1, "over": 2, "invalid": 8}[cat])
+
+
+_errcheck = _ErrCheck()
 
 
 def _hashable_signature(signature):
@@ -145,6 +521,8 @@ def _normalize_out(out, nout):
     if out is None:
         return None
     if not isinstance(out, tuple):
+        if nout > 1:
+            raise TypeError("'out' must be a tuple of arrays")
         out = (out,)
     if all(o is None for o in out):
         return None

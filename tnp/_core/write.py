@@ -12,16 +12,33 @@ import sys
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax._src import core as _jcore  # the active trace (no public API for it)
 
 from . import indexing, lenses
+from .casting import numpy_cast
 from .errors import TnpTracingError
+
+
+def current_trace():
+    """The JAX trace now active (an ``EvalTrace`` when running eagerly)."""
+    return _jcore.trace_ctx.trace
 
 
 def _is_tracer(x):
     return isinstance(x, jax.core.Tracer)
 
 
-def _write(chain, adv, has_where, root, dyns, adv_dyn, value, where):
+def scatter_last_wins(full, idx, v):
+    """``full.at[idx].set(v)`` where repeated indices keep the last value in C order (NumPy's
+    rule), deterministically on every backend: only each position's last update is scattered."""
+    lin = jnp.arange(full.size).reshape(full.shape)[idx]
+    ids = jnp.arange(v.size).reshape(v.shape)
+    winner = jnp.full(full.size, -1, ids.dtype).at[lin.ravel()].max(ids.ravel())
+    pos = jnp.where(winner[lin] == ids, lin, full.size)
+    return full.ravel().at[pos.ravel()].set(v.ravel(), mode="drop").reshape(full.shape)
+
+
+def _write(chain, adv, has_where, ordered, root, dyns, adv_dyn, value, where):
     target = lenses.chain_get(chain, root, dyns) if (chain or adv or has_where) else root
     if adv is not None:
         axes, struct = adv
@@ -30,18 +47,21 @@ def _write(chain, adv, has_where, root, dyns, adv_dyn, value, where):
         cur = full[idx]
     else:
         cur = target
-    v = jnp.broadcast_to(value.astype(cur.dtype), cur.shape)
+    v = jnp.broadcast_to(numpy_cast(value, cur.dtype), cur.shape)
     if has_where:
         v = jnp.where(where, v, cur)
     if adv is not None:
-        new = full.at[idx].set(v)
+        new = full.at[idx].set(v) if ordered else scatter_last_wins(full, idx, v)
         v = jnp.squeeze(new, adv[0]) if adv[0] else new
     return lenses.chain_put(chain, root, dyns, v) if chain else v
 
 
 @functools.lru_cache(maxsize=None)
 def _kernel(chain, adv, has_where, donate):
-    fn = functools.partial(_write, chain, adv, has_where)
+    # XLA's CPU scatter applies updates in order (the last repeated index wins, as in NumPy);
+    # other backends apply them in any order, so there only the last update is scattered.
+    ordered = adv is None or jax.default_backend() == "cpu"
+    fn = functools.partial(_write, chain, adv, has_where, ordered)
     return jax.jit(fn, donate_argnums=(0,) if donate else ())
 
 
@@ -56,6 +76,7 @@ def _refcount(root):
 
 def _donatable(root):
     return (not root._exported and not _is_tracer(root._buf)
+            and isinstance(current_trace(), _jcore.EvalTrace)
             and _refcount(root) <= _SOLE_OWNER_REFS)
 
 
@@ -66,7 +87,7 @@ def _calibrate():
     class _Probe:
         __slots__ = ("_buf",)
     p = _Probe()
-    p._buf = jnp.zeros(1)
+    p._buf = object()  # any object counts the same; no device work at import
     _SOLE_OWNER_REFS = _refcount(p)
 
 
@@ -77,14 +98,37 @@ def host_value(value, dtype):
         return value._value
     if isinstance(value, jax.Array):
         return value
-    if isinstance(value, (bool, int, float, complex, np.generic)):
+    if isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
         tmp = np.empty((), dtype)
         tmp[()] = value  # NumPy's own conversion: OverflowError, NaN-to-int ValueError, ...
         return tmp
     arr = np.asarray(value)
+    if arr.dtype.kind in "USO":  # strings, objects: NumPy converts them into the target dtype
+        tmp = np.empty(arr.shape, dtype)
+        tmp[...] = arr
+        return tmp
     from .dtypes import check_supported
     check_supported(arr.dtype)
     return arr
+
+
+@functools.lru_cache(maxsize=None)
+def _cycle_kernel(n):
+    return jax.jit(lambda v: jnp.resize(jnp.ravel(v), n))
+
+
+def cyclic(value, n, dtype):
+    """``value`` repeated in C order to ``n`` elements (NumPy's rule for ``flat``, ``put``,
+    ``putmask``), as a 0-d or 1-d array to write; None when ``value`` is empty (nothing to write)."""
+    v = host_value(value, dtype)
+    size = int(np.size(v))
+    if size == 0:
+        return None
+    if size == 1:
+        return v.reshape(())
+    if size == n:
+        return v.reshape(n)
+    return _cycle_kernel(n)(v)
 
 
 def check_broadcast(value_shape, target_shape):
@@ -107,7 +151,7 @@ def assign(target, value, index=None, where=None):
     if not target._writeable:
         raise ValueError("assignment destination is read-only")
     root = target._root
-    chain, dyns = target._lens, target._dyn
+    chain, dyns = target._chain()
     adv = adv_dyn = None
     shape = target._shape
     if index is not None:
@@ -125,18 +169,15 @@ def assign(target, value, index=None, where=None):
     if where is not None:
         wh = where
         np.broadcast_shapes(np.shape(wh), shape)
-    buf = root._buf
-    traced = _is_tracer(v) or _is_tracer(wh) or any(
-        _is_tracer(d) for d in (adv_dyn or ())) or any(_is_tracer(x) for d in dyns for x in d)
-    if traced and not _is_tracer(buf):
+    trace = current_trace()
+    if root._trace is not trace and not isinstance(trace, _jcore.EvalTrace):
         from . import tracing
         if not tracing.capture_write(root):
             raise TnpTracingError(
-                "a write under a JAX trace to a tnp array created outside the traced function "
-                "would leak a tracer; pass the array in and return it, or use tnp_ext.jit, which "
-                "writes such updates back to the caller's arrays")
-        buf = root._buf
-    del buf
+                "a write under a JAX trace (jit/vmap/grad) to a tnp array created outside the "
+                "traced function would leak a tracer or run only once at trace time; create the "
+                "array inside the function (or pass it in and return it), or use tnp_ext.jit, "
+                "which writes such updates back to the caller's arrays")
     kernel = _kernel(chain, adv, wh is not None, _donatable(root))
     root._buf = kernel(root._buf, dyns, adv_dyn, v, wh)
     root._version += 1

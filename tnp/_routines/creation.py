@@ -1,4 +1,5 @@
 """Array creation: from data, from shape and value, and numerical ranges."""
+import functools
 import math
 import operator
 
@@ -7,8 +8,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtypes
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, DTypeLike, normalize, to_jax
+from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
@@ -39,8 +41,7 @@ def _from_object(obj, dtype, ndmin):
         v = obj
     else:
         host = np.array(obj, dtype=dtype, ndmin=ndmin, copy=None)
-        dtypes.check_supported(host.dtype)
-        return jax.device_put(host)
+        return jax.device_put(dtypes.native(host))
     if dtype is not None and v.dtype != dtype:
         v = _cast(v, dtype)
     if v.ndim < ndmin:
@@ -48,25 +49,27 @@ def _from_object(obj, dtype, ndmin):
     return v
 
 
-_cast_kernel = jax.jit(lambda x, dtype: x.astype(dtype), static_argnums=1)
+# Static dtypes are passed as type codes: 'L' and 'Q' (both uint64) are equal as dtypes, and a
+# kernel cached for one must not answer for the other.
+_cast_kernel = jax.jit(numpy_cast, static_argnums=1)
 
 
 def _cast(v, dtype):
-    return _cast_kernel(v, np.dtype(dtype))
+    return _cast_kernel(v, np.dtype(dtype).char)
 
 
 @np_doc(np.array)
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
     dtype = None if dtype is None else dtypes.canonical(dtype)
-    if copy is False:
-        if isinstance(object, ndarray) and (dtype is None or dtype == object.dtype) and (
-                object.ndim >= ndmin):
+    if copy is not True and isinstance(object, ndarray) and (
+            dtype is None or dtype == object.dtype):
+        if object.ndim >= ndmin:
             return object
-        if not isinstance(object, (ndarray, jax.Array)):
-            raise ValueError("Unable to avoid copy while creating an array as requested.")
-    if copy is None and isinstance(object, ndarray) and (dtype is None or dtype == object.dtype) \
-            and object.ndim >= ndmin:
-        return object
+        shape = (1,) * (ndmin - object.ndim) + object.shape
+        return object._view(("reshape", (object.shape, shape)), (), shape)
+    if copy is False and not (isinstance(object, jax.Array) and (
+            dtype is None or dtype == object.dtype)):
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
     return ndarray._wrap(_from_object(object, dtype, ndmin))
@@ -101,13 +104,10 @@ def copy(a, order="K", subok=False):
 
 
 @np_doc(np.astype)
-def astype(x, dtype, /, *, copy=True, device=None, casting="unsafe"):
+def astype(x, dtype, /, *, copy=True, device=None):
     dtype = dtypes.canonical(dtype)
     if not isinstance(x, ndarray):
         raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
-    if not np.can_cast(x.dtype, dtype, casting):
-        raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dtype!r} according to "
-                        f"the rule '{casting}'")
     if dtype == x.dtype and not copy:
         return x
     return ndarray._wrap(_cast(x._value, dtype) if dtype != x.dtype else x._value)
@@ -118,30 +118,30 @@ _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype)
 
 
 def _filled(shape, value, dtype):
-    return ndarray._wrap(_fill_kernel(value, _check_shape(shape), dtype))
+    return ndarray._wrap(_fill_kernel(value, _check_shape(shape), dtype.char))
 
 
 @np_doc(np.zeros)
-def zeros(shape, dtype=float, order="C", *, device=None, like=None):
-    return _filled(shape, 0, dtypes.canonical(dtype))
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    return _filled(shape, 0, dtypes.canonical(float if dtype is None else dtype))
 
 
 @np_doc(np.ones)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
-    return _filled(shape, 1, dtypes.canonical(dtype or float))
+    return _filled(shape, 1, dtypes.canonical(float if dtype is None else dtype))
 
 
 @np_doc(np.empty, notes="The contents are zeros (XLA has no uninitialised memory).")
-def empty(shape, dtype=float, order="C", *, device=None, like=None):
-    return _filled(shape, 0, dtypes.canonical(dtype))
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    return _filled(shape, 0, dtypes.canonical(float if dtype is None else dtype))
 
 
 def _fill_value(fill_value, dtype):
     """NumPy's conversion of a fill value to ``dtype`` (its OverflowError etc.), as an operand."""
     if isinstance(fill_value, (ndarray, jax.Array)):
-        return to_jax(fill_value).astype(dtype)
+        return _cast(to_jax(fill_value), dtype)
     tmp = np.empty(np.shape(fill_value), dtype)
-    tmp[...] = fill_value
+    np.copyto(tmp, fill_value, casting="unsafe")
     return tmp
 
 
@@ -152,7 +152,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
             else fill_value.dtype
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape)
-    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape, dtype))
+    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape, dtype.char))
 
 
 def _like_shape_dtype(a, dtype, shape):
@@ -175,7 +175,7 @@ def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
 
 
 @np_doc(np.empty_like, notes="The contents are zeros.")
-def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
     return _filled(shape, 0, dt)
 
@@ -183,45 +183,76 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
 @np_doc(np.full_like)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape, dt))
+    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape, dt.char))
 
 
-_arange_jit = jax.jit(lambda start, step, n, dtype, work: (
-    start + jnp.arange(n, dtype=work) * step).astype(dtype), static_argnums=(2, 3, 4))
+@functools.partial(jax.jit, static_argnums=(2, 3))
+def _arange_kernel(first, second, n, dtype):
+    """NumPy's arange fill: ``a[0]``, ``a[1]`` as given, ``a[i] = a[0] + i * (a[1] - a[0])``
+    computed in the dtype (float16 in float32, as NumPy's HALF_fill)."""
+    dtype = np.dtype(dtype)
+    work = np.dtype(np.float32) if dtype == np.float16 else dtype
+    f, s = first.astype(work), second.astype(work)
+    # XLA on CPU contracts this multiply-add into an FMA where NumPy rounds the product first:
+    # results can differ by half an ulp of the largest magnitude involved.
+    y = (f + jnp.arange(n, dtype=work) * (s - f)).astype(dtype)
+    return y.at[:2].set(jnp.stack([first, second])[:min(n, 2)])
 
 
-@np_doc(np.arange)
-def arange(start_or_stop, /, stop=None, step=None, *, dtype=None, device=None, like=None):
+def _probe_stop(start, stop):
+    """A stop of ``stop``'s type equal to ``start``: NumPy then decides dtype and errors cheaply."""
+    if type(stop) is bool:
+        return stop
+    try:
+        return type(stop)(start)
+    except (TypeError, ValueError, OverflowError):
+        return stop
+
+
+def _arange_length(start, stop, step):
+    with np.errstate(all="ignore"):
+        q = (stop - start) / step
+    if isinstance(q, (complex, np.complexfloating)):
+        parts = (q.real, q.imag)
+    else:
+        parts = (q,)
+    if any(math.isnan(p) for p in parts):
+        raise ValueError("arange: cannot compute length")
+    if any(math.isinf(p) for p in parts):
+        raise ValueError("Maximum allowed size exceeded")
+    if parts[0] == 0 and stop != start:  # NumPy: a quotient that underflowed to 0 is 1 step
+        return 0 if math.copysign(1, parts[0]) < 0 else 1
+    return max(0, min(math.ceil(p) for p in parts))
+
+
+def _check_int_items(values, dt):
+    """NEP 50 as NumPy's arange applies it: Python numbers stored into an integer dtype must fit."""
+    if dt.kind in "iu":
+        for v in values:
+            if type(v) in (int, float):
+                dtypes.check_python_int(int(v), dt)
+
+
+@np_doc(np.arange, notes="Keyword ``start=`` is not accepted (NumPy's documented signature).")
+def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
     if stop is None:
         start, stop = 0, start_or_stop
     else:
         start = start_or_stop
     step = 1 if step is None else step
     for v in (start, stop, step):
-        if isinstance(v, ndarray):
-            if v.ndim:
-                raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        if isinstance(v, ndarray) and v.ndim:
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
     start, stop, step = (v.item() if isinstance(v, ndarray) else v for v in (start, stop, step))
-    # NumPy decides the dtype and the errors: an empty arange of the same argument types.
-    probe = np.arange(start, type(stop)(start) if isinstance(stop, (int, float)) and not
-                      isinstance(stop, bool) else stop, step, dtype=dtype)
-    dt = dtypes.check_supported(probe.dtype)
+    dt = dtypes.check_supported(np.arange(start, _probe_stop(start, stop), step,
+                                          dtype=dtype).dtype)
     if step == 0:
         raise ZeroDivisionError("division by zero")
-    if all(isinstance(v, (int, np.integer)) for v in (start, stop, step)):
-        n = len(range(int(start), int(stop), int(step)))
-    else:
-        n = max(0, math.ceil((complex(stop) - complex(start)).real / complex(step).real)) \
-            if not isinstance(step, complex) else max(0, math.ceil(
-                ((complex(stop) - complex(start)) / complex(step)).real))
-    if dt.kind in "iub":
-        work = np.dtype(np.int64) if dt.kind != "u" else np.dtype(np.uint64)
-        if dt.kind == "b":
-            return array(np.arange(start, stop, step, dtype=dt))
-        start_c, step_c = int(start), int(step)
-    else:
-        work = np.dtype(np.complex128) if dt.kind == "c" else np.dtype(np.float64)
-        start_c = complex(start) if dt.kind == "c" else float(start)
-        delta = (start + step) - start
-        step_c = complex(delta) if dt.kind == "c" else float(delta)
-    return ndarray._wrap(_arange_jit(start_c, step_c, n, dt, work))
+    n = _arange_length(start, stop, step)
+    if dt.kind == "b":
+        return array(np.arange(start, stop, step, dtype=dt))
+    _check_int_items((start, start + step) if n > 1 else (start,) if n else (), dt)
+    with np.errstate(all="ignore"):
+        first = np.asarray(start).astype(dt)
+        second = np.asarray(start + step).astype(dt) if n > 1 else first
+    return ndarray._wrap(_arange_kernel(first, second, n, dt.char))

@@ -22,7 +22,7 @@ def result_type(*arrays_and_dtypes):
 
 
 @np_doc(np.promote_types)
-def promote_types(type1, type2):
+def promote_types(type1, type2, /):
     return np.promote_types(type1, type2)
 
 

@@ -10,39 +10,192 @@ from jax import lax
 from .._core.ufunc import ufunc
 
 
+def _via_float32(fn):
+    """NumPy's float16 loops compute in float32 and round once: do the same."""
+    def f(x, y):
+        if x.dtype != np.float16:
+            return fn(x, y)
+        r = fn(x.astype(np.float32), y.astype(np.float32))
+        if isinstance(r, tuple):
+            return tuple(v.astype(np.float16) for v in r)
+        return r.astype(np.float16)
+    return f
+
+
+def _int_safe(fn):
+    """An integer division-like op with NumPy's result 0 for a zero divisor."""
+    def f(x, y):
+        safe = jnp.where(y == 0, jnp.ones_like(y), y)
+        return jnp.where(y == 0, jnp.zeros_like(x), fn(x, safe))
+    return f
+
+
+@_via_float32
+def _float_divmod(a, b):
+    """NumPy's npy_divmod: floor quotient and Python-convention remainder, signed zeros kept."""
+    mod = jnp.fmod(a, b)
+    div = (a - mod) / b
+    adjust = (mod != 0) & ((b < 0) != (mod < 0))
+    new_mod = jnp.where(adjust, mod + b, mod)
+    new_mod = jnp.where(mod == 0, jnp.copysign(jnp.zeros_like(b), b), new_mod)
+    div = jnp.where(adjust, div - 1, div)
+    floor = jnp.floor(div)
+    floor = jnp.where(div - floor > 0.5, floor + 1, floor)
+    floor = jnp.where(div == 0, jnp.copysign(jnp.zeros_like(div), a / b), floor)
+    zero = b == 0
+    return jnp.where(zero, a / b, floor), jnp.where(zero, mod, new_mod)
+
+
 def _floor_divide(x, y):
     if x.dtype.kind in "iu":
-        safe = jnp.where(y == 0, 1, y)
-        return jnp.where(y == 0, 0, jnp.floor_divide(x, safe))
-    return jnp.floor_divide(x, y)
+        return _int_safe(jnp.floor_divide)(x, y)
+    if x.dtype.kind == "b":
+        return jnp.floor_divide(x, y)
+    return _float_divmod(x, y)[0]
 
 
 def _remainder(x, y):
     if x.dtype.kind in "iu":
-        safe = jnp.where(y == 0, 1, y)
-        return jnp.where(y == 0, 0, jnp.remainder(x, safe))
-    return jnp.remainder(x, y)
+        return _int_safe(jnp.remainder)(x, y)
+    return _float_divmod(x, y)[1]
 
 
 def _fmod(x, y):
     if x.dtype.kind in "iu":
-        safe = jnp.where(y == 0, 1, y)
-        return jnp.where(y == 0, 0, jnp.fmod(x, safe))
+        return _int_safe(jnp.fmod)(x, y)
     return jnp.fmod(x, y)
 
 
 def _divmod(x, y):
-    return _floor_divide(x, y), _remainder(x, y)
+    if x.dtype.kind in "iu":
+        return _floor_divide(x, y), _remainder(x, y)
+    return _float_divmod(x, y)
+
+
+def _int_power(x, y):
+    """Exponentiation by squaring over all bits of ``y`` (NumPy's wrap-around on overflow)."""
+    def step(_, c):
+        acc, base, e = c
+        acc = jnp.where((e & 1) == 1, acc * base, acc)
+        return acc, base * base, lax.shift_right_logical(e, jnp.ones_like(e))
+    x, y = jnp.broadcast_arrays(x, y)
+    acc, _, _ = lax.fori_loop(0, x.dtype.itemsize * 8, step, (jnp.ones_like(x), x, y))
+    return acc
+
+
+def _cmul(a, b):
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    return lax.complex(ar * br - ai * bi, ar * bi + ai * br)
+
+
+def _cdiv(a, b):
+    """NumPy's complex division (Smith's algorithm, complex inf/nan for a zero divisor)."""
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    abr, abi = jnp.abs(br), jnp.abs(bi)
+    big_r = abr >= abi
+    zero = (abr == 0) & (abi == 0)
+    rat = jnp.where(big_r, bi / jnp.where(zero, 1, br), br / jnp.where(big_r, 1, bi))
+    scl = 1 / jnp.where(big_r, br + bi * rat, bi + br * rat)
+    re = jnp.where(big_r, (ar + ai * rat) * scl, (ar * rat + ai) * scl)
+    im = jnp.where(big_r, (ai - ar * rat) * scl, (ai * rat - ar) * scl)
+    re = jnp.where(zero, ar / abr, re)
+    im = jnp.where(zero, ai / abr, im)
+    return lax.complex(re, im)
+
+
+def _divide(x, y):
+    if x.dtype == np.complex64:  # rounding once from double keeps NumPy's exact zeros
+        return _cdiv(x.astype(np.complex128), y.astype(np.complex128)).astype(np.complex64)
+    if x.dtype.kind == "c":
+        return _cdiv(x, y)
+    return _via_float32(jnp.true_divide)(x, y)
+
+
+def _cexp(z):
+    """C99 cexp, with its infinities: exp(+inf + i*non-finite) = inf + i*nan."""
+    zr, zi = jnp.real(z), jnp.imag(z)
+    e = jnp.exp(zr)
+    re, im = e * jnp.cos(zi), e * jnp.sin(zi)
+    bad_i = ~jnp.isfinite(zi)
+    re = jnp.where(jnp.isposinf(zr) & bad_i, jnp.inf, re)
+    re = jnp.where(jnp.isneginf(zr) & bad_i, 0, re)
+    im = jnp.where(jnp.isneginf(zr) & bad_i, 0, im)
+    im = jnp.where(zi == 0, zi, im)
+    re = jnp.where(zi == 0, e, re)
+    return lax.complex(re, im)
+
+
+def _cexp_blog(a, b):
+    """exp(b * log(a)) as NumPy's complex64 loop computes it: each step rounded to complex64
+    (evaluated in double here, so XLA's fused multiply-adds do not change the rounding)."""
+    wide = np.complex128
+    if a.dtype == np.complex64:
+        log_a = jnp.log(a.astype(wide)).astype(a.dtype).astype(wide)
+        return _cexp(_cmul(b.astype(wide), log_a).astype(a.dtype).astype(wide)).astype(a.dtype)
+    return _cexp(_cmul(b, jnp.log(a)))
+
+
+def _complex_power(a, b):
+    """NumPy's npy_cpow: 1 for a zero exponent, 0 or nan for a zero base, repeated
+    multiplication for small integral exponents, exp(b log a) otherwise."""
+    br, bi = jnp.real(b), jnp.imag(b)
+    one = jnp.ones_like(a)
+    n = jnp.where((bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br)), br, 0).astype(np.int64)
+    small = (bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br))
+    acc, p, m = one, a, jnp.abs(n)
+    for _ in range(7):
+        acc = jnp.where((m & 1) == 1, _cmul(acc, p), acc)
+        p, m = _cmul(p, p), m >> 1
+    acc = jnp.where(n < 0, _cdiv(one, acc), acc)
+    general = _cexp_blog(a, b)
+    r = jnp.where(small, acc, general)
+    zero_a = (jnp.real(a) == 0) & (jnp.imag(a) == 0)
+    nan = jnp.full_like(a, complex(np.nan, np.nan))
+    r = jnp.where(zero_a, jnp.where(br > 0, jnp.zeros_like(a), nan), r)
+    return jnp.where((br == 0) & (bi == 0), one, r)
 
 
 def _power(x, y):
-    return jnp.power(x, y)
+    if x.dtype.kind in "iu":
+        return _int_power(x, y)
+    if x.dtype.kind == "c":
+        return _complex_power(x, y)
+    return _via_float32(jnp.power)(x, y)
+
+
+def _cge(xr, xi, yr, yi):
+    return ((xr > yr) & ~jnp.isnan(xi) & ~jnp.isnan(yi)) | ((xr == yr) & (xi >= yi))
+
+
+def _cle(xr, xi, yr, yi):
+    return ((xr < yr) & ~jnp.isnan(xi) & ~jnp.isnan(yi)) | ((xr == yr) & (xi <= yi))
+
+
+def _extremum(real_fn, pick_first, propagate):
+    """maximum/minimum (``propagate``: a NaN operand wins) and fmax/fmin (a NaN loses);
+    complex operands in NumPy's lexicographic order."""
+    def f(x, y):
+        if x.dtype.kind != "c":
+            return real_fn(x, y)
+        xr, xi, yr, yi = jnp.real(x), jnp.imag(x), jnp.real(y), jnp.imag(y)
+        nan = (jnp.isnan(xr) | jnp.isnan(xi)) if propagate else (jnp.isnan(yr) | jnp.isnan(yi))
+        return jnp.where(pick_first(xr, xi, yr, yi) | nan, x, y)
+    return f
+
+
+_MAXIMUM, _MINIMUM = _extremum(jnp.maximum, _cge, True), _extremum(jnp.minimum, _cle, True)
+_FMAX, _FMIN = _extremum(jnp.fmax, _cge, False), _extremum(jnp.fmin, _cle, False)
+
+
+def _modf(x):
+    """C modf: the fractional part carries the sign of ``x`` (modf(-2.0) = (-0.0, -2.0))."""
+    whole = jnp.trunc(x)
+    frac = jnp.where(jnp.isinf(x), jnp.zeros_like(x), x - whole)
+    return jnp.copysign(frac, x), whole
 
 
 def _sign(x):
-    if x.dtype.kind == "c":
-        return jnp.sign(x)  # NumPy 2: z / |z|
-    return jnp.sign(x)
+    return jnp.sign(x)  # NumPy 2 for complex: z / |z|
 
 
 _IMPLS = {
@@ -51,10 +204,10 @@ _IMPLS = {
     "arctanh": jnp.arctanh, "bitwise_and": jnp.bitwise_and, "bitwise_count": jnp.bitwise_count,
     "bitwise_or": jnp.bitwise_or, "bitwise_xor": jnp.bitwise_xor, "cbrt": jnp.cbrt,
     "ceil": jnp.ceil, "conjugate": jnp.conjugate, "copysign": jnp.copysign, "cos": jnp.cos,
-    "cosh": jnp.cosh, "deg2rad": jnp.deg2rad, "degrees": jnp.degrees, "divide": jnp.true_divide,
+    "cosh": jnp.cosh, "deg2rad": jnp.deg2rad, "degrees": jnp.degrees, "divide": _divide,
     "divmod": _divmod, "equal": jnp.equal, "exp": jnp.exp, "exp2": jnp.exp2, "expm1": jnp.expm1,
     "fabs": jnp.fabs, "float_power": jnp.float_power, "floor": jnp.floor,
-    "floor_divide": _floor_divide, "fmax": jnp.fmax, "fmin": jnp.fmin, "fmod": _fmod,
+    "floor_divide": _floor_divide, "fmax": _FMAX, "fmin": _FMIN, "fmod": _fmod,
     "frexp": jnp.frexp, "gcd": jnp.gcd, "greater": jnp.greater,
     "greater_equal": jnp.greater_equal, "heaviside": jnp.heaviside, "hypot": jnp.hypot,
     "invert": jnp.invert, "isfinite": jnp.isfinite, "isinf": jnp.isinf, "isnan": jnp.isnan,
@@ -63,7 +216,8 @@ _IMPLS = {
     "log2": jnp.log2, "logaddexp": jnp.logaddexp, "logaddexp2": jnp.logaddexp2,
     "logical_and": jnp.logical_and, "logical_not": jnp.logical_not,
     "logical_or": jnp.logical_or, "logical_xor": jnp.logical_xor, "matmul": jnp.matmul,
-    "matvec": jnp.matvec, "maximum": jnp.maximum, "minimum": jnp.minimum, "modf": jnp.modf,
+    "matvec": jnp.matvec, "maximum": _MAXIMUM,
+    "minimum": _MINIMUM, "modf": _modf,
     "multiply": jnp.multiply, "negative": jnp.negative, "nextafter": jnp.nextafter,
     "not_equal": jnp.not_equal, "positive": jnp.positive, "power": _power,
     "rad2deg": jnp.rad2deg, "radians": jnp.radians, "reciprocal": jnp.reciprocal,

@@ -3,7 +3,7 @@ import operator
 
 import numpy as np
 
-from .._core.flags import _contiguous
+from .._core.flags import numpy_layout
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes, normalize_axis
 from .._core.np_doc import np_doc
@@ -27,25 +27,33 @@ def _resolve_shape(shape, size):
 
 
 @np_doc(np.reshape)
-def reshape(a, /, shape=None, order="C", *, newshape=None, copy=None):
+def reshape(a, /, shape, order="C", *, copy=None):
     a = asarray(a)
-    if shape is None:
-        shape = newshape
     if order not in ("C", "A", None):
         raise NotImplementedError("tnp: reshape(order='F') is not supported")
     shape = _resolve_shape(shape, a.size)
     if copy:
-        return _reshape_view(a, shape).copy()
-    if not _contiguous(a) and shape != a.shape:
+        return _reshape_view(a.copy(), shape)  # as NumPy: a view of the copy
+    try:  # NumPy decides view or copy, on the array's layout replayed on a placeholder
+        numpy_layout(a).reshape(shape, copy=False)
+    except ValueError:
         if copy is False:
             raise ValueError("Unable to avoid creating a copy while reshaping.")
-        return _reshape_view(a, shape).copy()
+        return _reshape_view(a.copy(), shape)
     return _reshape_view(a, shape)
 
 
 @np_doc(np.ravel)
 def ravel(a, order="C"):
-    return reshape(a, (-1,), order=order)
+    a = asarray(a)
+    if order != "C" and not (order in ("A", "K") and numpy_layout(a).flags.c_contiguous):
+        raise NotImplementedError(f"tnp: ravel(order={order!r}) is supported for C-contiguous "
+                                  "arrays only")
+    try:
+        numpy_layout(a).reshape(-1, copy=False)
+    except ValueError:
+        return _reshape_view(a, (a.size,)).copy()  # NumPy's ravel copy owns its data
+    return _reshape_view(a, (a.size,))
 
 
 @np_doc(np.transpose)
@@ -60,8 +68,8 @@ def transpose(a, axes=None):
     return a._view(("transpose", perm), (), tuple(a.shape[p] for p in perm))
 
 
-@np_doc(np.permute_dims)
-def permute_dims(a, /, axes=None):
+@np_doc(np.permute_dims, name="permute_dims")
+def permute_dims(a, axes=None):
     return transpose(a, axes)
 
 

@@ -1,0 +1,73 @@
+"""apply_along_axis, apply_over_axes, vectorize against NumPy."""
+import math
+
+import numpy as np
+import pytest
+
+from engine import check
+
+
+@pytest.mark.parametrize("dt", ["int8", "int64", "float32", "float64", "complex128", "bool"])
+def test_vectorize_dtypes(dt):
+    a = np.arange(6).reshape(2, 3).astype(dt)
+    check(lambda xp, a: xp.vectorize(lambda x: x * 2)(a), a)
+    check(lambda xp, a: xp.vectorize(lambda x, y: x + y)(a, a[0]), a)
+    check(lambda xp, a: xp.vectorize(lambda x: x * 2, otypes=[np.float32])(a), a)
+    check(lambda xp, a: xp.vectorize(lambda x: (x, x * 2))(a), a)
+
+
+def test_vectorize_untraceable_and_forms():
+    a = np.array([-2.0, -0.5, 0.0, 1.5, 3.0])
+    check(lambda xp, a: xp.vectorize(lambda x: x if x > 0 else -x)(a), a)
+    check(lambda xp, a: xp.vectorize(lambda x: math.floor(x))(a), a)
+    check(lambda xp, a: xp.vectorize(lambda x: 1 if x > 0 else 0.5)(a), a)
+    check(lambda xp, a: xp.vectorize(lambda x, p: x ** p, excluded={1})(a, 2), a)
+    check(lambda xp, a: xp.vectorize(lambda x, p=1: x * p)(a, p=3), a)
+    check(lambda xp, a: xp.vectorize(lambda x: x, otypes="d")(a[:0]), a)
+    check(lambda xp, a: xp.vectorize(lambda x: x)(a[:0]), a)
+    check(lambda xp, a: xp.vectorize(lambda x: x)(2.5), a)
+
+    def deco(xp, a):
+        @xp.vectorize(otypes=[np.int64])
+        def f(x):
+            return int(x) * 3
+        return f(a)
+    check(deco, a)
+
+
+def test_vectorize_signature():
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(3.0)
+    check(lambda xp, a, b: xp.vectorize(lambda x, y: (x * y).sum(), signature="(n),(n)->()")(a, b),
+          a, b)
+    check(lambda xp, a, b: xp.vectorize(lambda x: x[::-1], signature="(n)->(n)")(a), a, b)
+    check(lambda xp, a, b: xp.vectorize(lambda x: (x.min(), x.max()),
+                                        signature="(n)->(),()")(a), a, b)
+    check(lambda xp, a, b: xp.vectorize(lambda x, y: x + y, signature="(n),(n)->(n)")(a, b[:2]),
+          a, b)
+
+
+@pytest.mark.parametrize("dt", ["int32", "float64", "complex64"])
+def test_apply_along_axis(dt):
+    a = np.arange(24).reshape(2, 3, 4).astype(dt)
+    check(lambda xp, a: xp.apply_along_axis(lambda v: v.sum(), 0, a), a)
+    check(lambda xp, a: xp.apply_along_axis(lambda v: v[::-1] * 2, 1, a), a)
+    check(lambda xp, a: xp.apply_along_axis(lambda v: xp.outer(v, v), -1, a), a)
+    check(lambda xp, a: xp.apply_along_axis(lambda v, k: v[:k], 2, a, 2), a)
+    check(lambda xp, a: xp.apply_along_axis(lambda v: v, 3, a), a)
+    check(lambda xp, a: xp.apply_along_axis(lambda v: v, 0, a[:, :0]), a)
+
+
+def test_apply_over_axes():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    check(lambda xp, a: xp.apply_over_axes(xp.sum, a, [0, 2]), a)
+    check(lambda xp, a: xp.apply_over_axes(xp.sum, a, -1), a)
+    check(lambda xp, a: xp.apply_over_axes(lambda x, ax: x[0], a, 1), a)
+
+
+def test_frompyfunc():
+    a = np.arange(6).reshape(2, 3)
+    check(lambda xp, a: xp.frompyfunc(lambda x, y: x * 10 + y, 2, 1)(a, a[0]), a)
+    check(lambda xp, a: xp.frompyfunc(lambda x: (x, -x), 1, 2)(a), a)
+    check(lambda xp, a: xp.frompyfunc(lambda x, y: x + y, 2, 1).reduce(a, axis=1), a)
+    check(lambda xp, a: xp.frompyfunc(lambda x, y: x + y, 2, 1).outer(a[0], a[1]), a)
+    check(lambda xp, a: (xp.frompyfunc(abs, 1, 1).nin, xp.frompyfunc(abs, 1, 1).nout), a)

@@ -1,0 +1,45 @@
+"""ndindex, ndenumerate, nditer (read and readwrite cases) against NumPy."""
+import numpy as np
+import pytest
+
+from engine import check
+
+
+def test_ndindex_ndenumerate():
+    a = np.arange(6).reshape(2, 3).astype(np.float32)
+    check(lambda xp, a: list(xp.ndindex(2, 3)) + list(xp.ndindex((1, 2))), a)
+    check(lambda xp, a: [v for v in xp.ndenumerate(a)], a)
+
+
+@pytest.mark.parametrize("dt", ["int16", "float64", "complex64", "bool"])
+def test_nditer_read(dt):
+    a = np.arange(6).reshape(2, 3).astype(dt)
+    check(lambda xp, a: [x.copy() for x in xp.nditer(a)], a)
+    check(lambda xp, a: [x.copy() for x in xp.nditer(a.T, order="C")], a)
+
+    def multi(xp, a):
+        it = xp.nditer(a, flags=["multi_index"])
+        out = []
+        while not it.finished:
+            out.append((it.multi_index, it[0].copy()))
+            it.iternext()
+        return out
+    check(multi, a)
+    check(lambda xp, a: [x.copy() for x in xp.nditer(a, flags=["external_loop"])], a)
+
+
+def test_nditer_readwrite():
+    def body(xp, a, b):
+        with xp.nditer([a, b], op_flags=[["readwrite"], ["readonly"]]) as it:
+            for x, y in it:
+                x[...] = x * 2 + y
+        return a
+    check(body, np.arange(6.0).reshape(2, 3), np.arange(3.0))
+
+    def alloc(xp, a, b):
+        it = xp.nditer([a, b, None])
+        with it:
+            for x, y, z in it:
+                z[...] = x * y
+            return it.operands[2]
+    check(alloc, np.arange(6.0).reshape(2, 3), np.arange(3.0))

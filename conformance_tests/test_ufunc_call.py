@@ -1,0 +1,112 @@
+"""ufunc.__call__ keywords against NumPy: out (array, tuple, partial tuple, positional), where,
+casting, dtype, signature; and the floating-point error state (errstate/seterr)."""
+import numpy as np
+import pytest
+
+import tnp
+from engine import check
+
+X = np.array([1.5, -2.0, 0.0, 4.0])
+I = np.array([3, -4, 5, 0], "int32")
+
+
+def test_out_array_and_positional():
+    def body(xp, a, o):
+        r = xp.add(a, 1.0, out=o)
+        assert r is o
+        r = xp.multiply(a, 2.0, o)
+        assert r is o
+        return o
+    check(body, X, np.zeros(4))
+
+
+def test_out_tuple_partial():
+    def both(xp, a, o1, o2):
+        q, r = xp.divmod(a, 3, out=(o1, o2))
+        assert q is o1 and r is o2
+        return o1, o2
+    check(both, I, np.zeros(4, "int64"), np.zeros(4, "int64"))
+
+    def second(xp, a, o2):
+        q, r = xp.divmod(a, 3, out=(None, o2))
+        assert r is o2
+        return q, o2
+    check(second, I, np.zeros(4, "int32"))
+
+    def first_positional(xp, a, o1):
+        q, r = xp.modf(a, o1)
+        return q, r, o1
+    check(first_positional, X, np.zeros(4))
+
+
+def test_where_keeps_out():
+    mask = np.array([True, False, True, False])
+
+    def body(xp, a, o):
+        xp.sqrt(a, out=o, where=mask)
+        xp.add(a, 10, out=o, where=[False, True, False, False])
+        return o
+    check(body, np.abs(X), np.full(4, -1.0))
+
+
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_casting(casting):
+    check(lambda xp, a, o: xp.add(a, 1.5, out=o, casting=casting), I, np.zeros(4, "int32"))
+    check(lambda xp, a, o: xp.add(a, a, out=o, casting=casting), I, np.zeros(4, "int16"))
+    check(lambda xp, a: xp.add(a, a, dtype="int8", casting=casting), I)
+    check(lambda xp, a: xp.sqrt(a, dtype="float32", casting=casting), X)
+
+
+def test_dtype_and_signature():
+    check(lambda xp, a: xp.add(a, a, dtype="float32"), I)
+    check(lambda xp, a: xp.divide(a, 3, dtype="float16"), I)
+    check(lambda xp, a: xp.add(a, 2, signature=("f8", "f8", "f8")), I)
+    check(lambda xp, a: xp.add(a, 2, signature=(None, None, "f4")), I)
+    check(lambda xp, a: xp.add(a, 2, signature="dd->d"), I)
+    check(lambda xp, a: xp.add(a, 2, signature="ii->i"), X)
+
+
+def test_bad_calls():
+    check(lambda xp, a: xp.add(a), X)
+    check(lambda xp, a: xp.add(a, a, a, a), X)
+    check(lambda xp, a, o: xp.add(a, a, o, out=o), X, np.zeros(4))
+    check(lambda xp, a, o: xp.add(a, a, out=(o, o)), X, np.zeros(4))
+    check(lambda xp, a, o: xp.add(a, np.ones((3, 1)), out=o), X, np.zeros(4))
+    check(lambda xp, a: xp.add(a, 2**70), I)
+    check(lambda xp, a: xp.equal(a, 2**70), I)
+    check(lambda xp, a: xp.less(-300, a.astype("uint8")), I)
+
+
+def test_errstate_shared_with_numpy():
+    assert tnp.geterr() == np.geterr()
+    with tnp.errstate(divide="raise"):
+        assert np.geterr()["divide"] == "raise"
+    old = tnp.seterr(over="ignore")
+    try:
+        assert np.geterr()["over"] == "ignore"
+    finally:
+        tnp.seterr(**old)
+    f = lambda *a: None  # noqa: E731
+    old = tnp.seterrcall(f)
+    assert np.geterrcall() is f and tnp.geterrcall() is f
+    tnp.seterrcall(old)
+
+
+@pytest.mark.parametrize("cat,name,args", [
+    ("divide", "divide", (np.array([1.0, 2.0]), np.array([0.0, 1.0]))),
+    ("divide", "log", (np.array([0.0, 1.0]),)),
+    ("invalid", "sqrt", (np.array([-1.0, 1.0]),)),
+    ("invalid", "subtract", (np.array([np.inf]), np.array([np.inf]))),
+    ("over", "multiply", (np.array([1e300]), np.array([1e300]))),
+    ("over", "exp", (np.array([1000.0], "float32"),)),
+])
+def test_errstate_raise(cat, name, args):
+    def body(xp, *a):
+        with xp.errstate(**{cat: "raise"}):
+            return getattr(xp, name)(*a)
+    check(body, *args)
+
+    def ok(xp, *a):
+        with xp.errstate(all="raise"):
+            return getattr(xp, name)(*[np.ones_like(v) for v in a])
+    check(ok, *args)

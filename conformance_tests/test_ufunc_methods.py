@@ -1,0 +1,133 @@
+"""ufunc methods against NumPy: reduce, accumulate, reduceat, outer, at."""
+import numpy as np
+import pytest
+
+from engine import check
+
+A = np.array([[1, -2, 3, 0], [4, 5, -6, 7], [-8, 9, 10, 2]])
+F = np.array([[1.5, np.nan, -0.0, 2.0], [np.inf, -3.0, 0.5, 1.0], [0.0, 4.0, -1.0, -np.inf]])
+REDUCERS = ["add", "multiply", "maximum", "minimum", "fmax", "fmin", "subtract", "divide",
+            "logical_and", "logical_or", "bitwise_xor", "bitwise_and", "logaddexp", "power",
+            "gcd", "lcm"]
+AXES = [0, 1, -1, None, (0, 1), (), 2]
+
+
+@pytest.mark.parametrize("axis", AXES, ids=repr)
+@pytest.mark.parametrize("name", REDUCERS)
+@pytest.mark.parametrize("dt", ["int8", "uint8", "bool", "float32", "float64", "complex128"])
+def test_reduce_axes(name, dt, axis):
+    if name == "power" and dt[0] in "fc" and axis in (1, -1):
+        pytest.xfail("NumPy's inexact power.reduce gives x[0]**x[-1] along a row "
+                     "(power.reduce([1.5, nan, -0.0, 2.0]) == 2.25), not the left fold")
+    if axis == () and name in ("add", "multiply") and dt[0] in "fc" or (
+            name == "power" and dt[0] == "c"):
+        pytest.xfail("NumPy applies the identity (0 + -0.0 == 0.0, (1+0j) * (inf+0j) has a "
+                     "nan part); XLA's simplifier folds identity-op-x to x; complex power "
+                     "chains differ in zero signs")
+    x = (F if dt[0] in "fc" else A).astype(dt)
+    check(lambda xp, a: getattr(xp, name).reduce(a, axis=axis), x)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "subtract", "bitwise_or"])
+def test_reduce_keywords(name):
+    x = A.astype("int16")
+    uf = name
+    check(lambda xp, a: getattr(xp, uf).reduce(a, axis=1, keepdims=True), x)
+    check(lambda xp, a: getattr(xp, uf).reduce(a, axis=0, dtype="float32"), x)
+    check(lambda xp, a: getattr(xp, uf).reduce(a, axis=1, initial=5), x)
+    mask = np.array([True, False, True, True])
+    check(lambda xp, a: getattr(xp, uf).reduce(a, axis=1, where=mask, initial=1), x)
+    check(lambda xp, a: getattr(xp, uf).reduce(a, axis=0, where=mask), x)
+
+    def with_out(xp, a):
+        o = xp.zeros(4, "int64")
+        r = getattr(xp, uf).reduce(a, axis=0, out=o)
+        assert r is o
+        return o
+    check(with_out, x)
+
+    def bad_out(xp, a):
+        return getattr(xp, uf).reduce(a, axis=0, out=xp.zeros(4, "int8"))
+    check(bad_out, A.astype("float64"))
+
+
+@pytest.mark.parametrize("name", ["add", "maximum", "minimum", "multiply", "fmax", "bitwise_and"])
+@pytest.mark.parametrize("dt", ["int32", "float64", "bool"])
+def test_reduce_empty(name, dt):
+    check(lambda xp, a: getattr(xp, name).reduce(a), np.zeros(0, dt))
+    check(lambda xp, a: getattr(xp, name).reduce(a, axis=1), np.zeros((0, 3), dt))
+    check(lambda xp, a: getattr(xp, name).reduce(a, axis=0), np.zeros((0, 3), dt))
+    check(lambda xp, a: getattr(xp, name).reduce(a, axis=0, initial=2), np.zeros((0, 3), dt))
+
+
+def test_reduce_python_list_and_unary():
+    check(lambda xp: xp.maximum.reduce([]))
+    check(lambda xp: xp.add.reduce([1, 2, 3]))
+    check(lambda xp: xp.sin.reduce([1.0, 2.0]))
+    check(lambda xp: xp.divmod.reduce([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2], ids=repr)
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "fmin", "subtract",
+                                  "logical_or", "divide"])
+@pytest.mark.parametrize("dt", ["int8", "bool", "float64"])
+def test_accumulate(name, dt, axis):
+    x = (F if dt[0] == "f" else A).astype(dt)
+    check(lambda xp, a: getattr(xp, name).accumulate(a, axis=axis), x)
+
+
+def test_accumulate_dtype_out():
+    check(lambda xp, a: xp.add.accumulate(a, dtype="float32"), A)
+
+    def with_out(xp, a):
+        o = xp.zeros((3, 4), "int64")
+        xp.multiply.accumulate(a, axis=1, out=o)
+        return o
+    check(with_out, A)
+
+
+@pytest.mark.parametrize("idx", [[0, 2, 3], [0, 1, 1, 3], [2, 0], [3], [0, 5]], ids=repr)
+@pytest.mark.parametrize("name", ["add", "maximum", "multiply", "subtract"])
+def test_reduceat(name, idx):
+    check(lambda xp, a: getattr(xp, name).reduceat(a, idx, axis=1), A.astype("float64"))
+    check(lambda xp, a: getattr(xp, name).reduceat(a, [0, 2], axis=0), A)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "power", "arctan2", "divmod"])
+def test_outer(name):
+    check(lambda xp, a, b: getattr(xp, name).outer(a, b), np.array([1.0, 2.0, -3.0]),
+          np.array([[0.5, 2.0], [1.0, -1.0]]))
+    check(lambda xp: xp.sin.outer([1.0], [2.0]))
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "minimum",
+                                  "bitwise_or", "power"])
+@pytest.mark.parametrize("dt", ["int32", "float64"])
+def test_at_repeated_indices(name, dt):
+    def body(xp, a, b):
+        getattr(xp, name).at(a, [0, 1, 1, 3, 0], b)
+        return a
+    check(body, np.arange(1, 6).astype(dt), np.array([2, 3, 1, 2, 2]).astype(dt))
+
+    def scalar(xp, a):
+        getattr(xp, name).at(a, (slice(1, 4),), 2)
+        return a
+    check(scalar, np.arange(1, 6).astype(dt))
+
+
+def test_at_unary_and_2d():
+    def neg(xp, a):
+        xp.negative.at(a, [0, 0, 2])
+        return a
+    check(neg, np.arange(4.0))
+
+    def two_d(xp, a):
+        xp.add.at(a, (np.array([0, 1, 0]), np.array([1, 2, 1])), 10)
+        return a
+    check(two_d, np.arange(6).reshape(2, 3))
+
+    def view(xp, a):
+        v = a[1:]
+        xp.add.at(v, [0, 0], 1.0)
+        return a
+    check(view, np.arange(4.0))

@@ -1,0 +1,263 @@
+"""Views against NumPy: what NumPy returns as a view reads from and writes through to its base;
+view chains three levels deep; read-only views; base, flags, strides, memory overlap."""
+import numpy as np
+import pytest
+
+import tnp
+from engine import assert_same, check
+
+A = np.arange(24.0).reshape(2, 3, 4)
+C = (np.arange(6) + 1j * np.arange(6)[::-1]).reshape(2, 3)
+
+VIEWS = {
+    "slice": lambda xp, a: a[1:, ::2],
+    "neg_step": lambda xp, a: a[::-1, :, ::-3],
+    "int_then_slice": lambda xp, a: a[1, 1:],
+    "T": lambda xp, a: a.T,
+    "transpose": lambda xp, a: xp.transpose(a, (1, 2, 0)),
+    "swapaxes": lambda xp, a: xp.swapaxes(a, 0, 2),
+    "moveaxis": lambda xp, a: xp.moveaxis(a, 0, -1),
+    "reshape": lambda xp, a: a.reshape(6, 4),
+    "reshape_of_slice": lambda xp, a: a[1].reshape(-1),
+    "ravel": lambda xp, a: xp.ravel(a),
+    "squeeze": lambda xp, a: xp.squeeze(a[:1]),
+    "expand_dims": lambda xp, a: xp.expand_dims(a, (0, 2)),
+    "newaxis": lambda xp, a: a[:, None],
+    "view": lambda xp, a: a.view(),
+    "flip": lambda xp, a: xp.flip(a, 1),
+    "flip_all": lambda xp, a: xp.flip(a),
+    "fliplr": lambda xp, a: xp.fliplr(a),
+    "flipud": lambda xp, a: xp.flipud(a),
+    "split_piece": lambda xp, a: xp.split(a, 2, axis=2)[1],
+    "array_split_piece": lambda xp, a: xp.array_split(a, 3, axis=-1)[0],
+    "hsplit_piece": lambda xp, a: xp.hsplit(a, [1])[1],
+    "vsplit_piece": lambda xp, a: xp.vsplit(a, 2)[0],
+    "dsplit_piece": lambda xp, a: xp.dsplit(a, [1, 3])[2],
+    "atleast_3d": lambda xp, a: xp.atleast_3d(a[0, 0]),
+    "atleast_2d": lambda xp, a: xp.atleast_2d(a[0, 0]),
+    "atleast_1d": lambda xp, a: xp.atleast_1d(a[0, 0, 0]),
+    "real_of_real": lambda xp, a: a.real,
+}
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_view_reads_and_writes_through(name):
+    make = VIEWS[name]
+
+    def body(xp, a):
+        v = make(xp, a)
+        before = v.copy()
+        v[...] = -1  # the base sees the write
+        v2 = make(xp, a)
+        a[...] = 7  # the view sees the base's write
+        return before, v, v2, v.base is a, v.flags.owndata, v.flags.writeable
+    check(body, A)
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_view_layout(name):
+    def body(xp, a):
+        v = VIEWS[name](xp, a)
+        return (v.strides, v.flags.c_contiguous, v.flags.f_contiguous,
+                xp.shares_memory(v, a), xp.may_share_memory(v, a), xp.shares_memory(v, a[0, 0]),
+                xp.may_share_memory(v, a[1, 2, 3:]))
+    check(body, A)
+
+
+@pytest.mark.parametrize("part", ["real", "imag"])
+def test_real_imag_views(part):
+    def body(xp, c):
+        v = getattr(c, part)
+        v[0, 1] = 99
+        setattr(c, part, getattr(c, part) * 2)
+        return c, v, v.strides, v.flags.c_contiguous
+    check(body, C)
+
+
+def test_imag_of_real_is_read_only_and_setter_raises():
+    check(lambda xp, a: a.imag, A)
+
+    def body(xp, a):
+        a.imag = 1
+    check(body, A)
+
+    def write_imag(xp, a):
+        a.imag[0] = 1
+    check(write_imag, A)
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_chain_three_levels_written_at_each_level(order):
+    def body(xp, a):
+        v1 = a[:, ::-1]
+        v2 = v1.T
+        v3 = v2[1:, :, 0]
+        target = (v1, v2, v3)[order]
+        target[...] = -5
+        v3[0, 0] = 100
+        v2[0] = 42
+        return a, v1, v2, v3
+    check(body, A)
+
+
+def test_views_of_views_base_is_root():
+    def body(xp, a):
+        return a[1][0].base is a, a.T[0].base is a, xp.split(a, 2)[0][0].base is a
+    check(body, A)
+
+
+@pytest.mark.parametrize("make", [lambda xp, a: xp.diagonal(a, 1, 1, 2),
+                                  lambda xp, a: a.diagonal(),
+                                  lambda xp, a: xp.broadcast_to(a[0], (3, 3, 4))])
+def test_read_only_views(make):
+    def read(xp, a):
+        v = make(xp, a)
+        return v, v.flags.writeable, v.flags.owndata, v.strides
+
+    def write(xp, a):
+        make(xp, a)[...] = 1
+
+    def write_after_base_changed(xp, a):
+        v = make(xp, a)
+        a[0] = -1
+        return v
+    check(read, A)
+    check(write, A)
+    check(write_after_base_changed, A)
+
+
+def test_setflags_write_true_on_diagonal_writes_through():
+    def body(xp, a):
+        d = xp.diagonal(a, -1)
+        d.setflags(write=True)
+        d[...] = 0
+        return a
+    check(body, np.arange(16.0).reshape(4, 4))
+
+
+def test_setflags_read_only():
+    def body(xp, a):
+        a.setflags(write=False)
+        v = a[1:]
+        a[0] = 1
+    check(body, A)
+
+    def view_readonly(xp, a):
+        a.setflags(write=False)
+        return a[1:].flags.writeable
+
+    def reenable_view(xp, a):
+        a.setflags(write=False)
+        a[1:].setflags(write=True)
+    check(view_readonly, A)
+    check(reenable_view, A)
+
+
+@pytest.mark.parametrize("make", [lambda xp, a: a.T.reshape(-1), lambda xp, a: a[:, ::2].ravel(),
+                                  lambda xp, a: a[:, 1].reshape(8)])
+def test_reshape_copies_where_numpy_copies(make):
+    def body(xp, a):
+        r = make(xp, a)
+        r[...] = 0
+        return a, r.flags.owndata, xp.shares_memory(r, a)
+    check(body, A)
+
+
+def test_reshape_copy_false_raises_where_numpy_would_copy():
+    check(lambda xp, a: xp.reshape(a.T, -1, copy=False), A)
+    check(lambda xp, a: xp.reshape(a[1:], -1, copy=False).base is a, A)
+
+
+def test_flat_reads_copy_and_writes_through():
+    def body(xp, a):
+        f = a.T.flat[3:7]
+        f[0] = 99
+        a.T.flat[[1, 5]] = -1
+        a.flat[10:14] = [1, 2, 3]  # repeated cyclically
+        a[0].flat = 8
+        return a, f, a.flat[5], len(a.flat), list(a[0, 0].flat)
+    check(body, A)
+
+
+def test_shape_strides_of_empty_and_scalar():
+    check(lambda xp, a: (a.strides, a[:0].strides, a[0, 0, 0].strides, a[:0].flags.c_contiguous),
+          A)
+
+
+def test_shares_memory_disjoint_and_other_arrays():
+    def body(xp, a):
+        b = a.copy()
+        return (xp.shares_memory(a[0], a[1]), xp.may_share_memory(a[0], a[1]),
+                xp.shares_memory(a[:, ::2], a[:, 1::2]), xp.may_share_memory(a[:, ::2], a[:, 1::2]),
+                xp.shares_memory(a, b), xp.shares_memory(a[::2], a[1:]))
+    check(body, A)
+
+
+def test_resize_method():
+    def body(xp, a):
+        b = a.copy()
+        b.resize((3, 5))
+        c = a.copy()
+        c.resize(30, refcheck=False)
+        d = a.copy()
+        d.resize(2)
+        return b, c, d
+    check(body, A)
+
+    def referenced(xp, a):
+        b = a.copy()
+        v = b[1:]
+        b.resize(4)
+    check(referenced, A)
+
+    def view(xp, a):
+        a[1:].resize(4, refcheck=False)
+    check(view, A)
+
+
+def test_split_errors_and_pieces():
+    def body(xp, a):
+        return xp.array_split(a, 5, axis=2), xp.split(a, [1, 10], axis=1)
+    check(body, A)
+    check(lambda xp, a: xp.split(a, 5, axis=2), A)
+    check(lambda xp, a: xp.array_split(a, 0), A)
+    check(lambda xp, a: xp.hsplit(a[0, 0, 0], 1), A)
+    check(lambda xp, a: xp.vsplit(a[0, 0], 1), A)
+    check(lambda xp, a: xp.dsplit(a[0], 1), A)
+
+
+def test_atleast_multiple_and_errors():
+    check(lambda xp, a: xp.atleast_2d(a[0, 0, 0], a[0, 0], a), A)
+    check(lambda xp, a: xp.fliplr(a[0, 0]), A)
+    check(lambda xp, a: xp.flipud(a[0, 0, 0]), A)
+    check(lambda xp, a: xp.diagonal(a[0, 0]), A)
+    check(lambda xp, a: xp.diagonal(a, 0, 1, 1), A)
+    check(lambda xp, a: xp.broadcast_to(a, (3, 4)), A)
+
+
+def test_tnp_view_is_a_tnp_array():
+    a = tnp.arange(6.0)
+    v = a[1:]
+    assert isinstance(v, tnp.ndarray) and v.base is a
+    v[0] = 10.0
+    n = np.arange(6.0)
+    n[1] = 10.0
+    assert_same(a, n)
+
+
+@pytest.mark.parametrize("new_shape", [(4, 6), (-1,), 24, (2, 12), (5, 5), (3, -1, 2)])
+def test_shape_setter(new_shape):
+    def root(xp, a):
+        v, w = a[1], a.T
+        a.shape = new_shape
+        a[...] = a * 2 if a.ndim else a
+        return a, v, w, v.strides, a.strides
+
+    def view(xp, a):
+        v = a[1]
+        v.shape = new_shape
+        v[...] = -1
+        return a, v
+    check(root, A)
+    check(view, A)
+    check(lambda xp, a: setattr(a.T, "shape", new_shape), A)

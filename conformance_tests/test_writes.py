@@ -1,0 +1,166 @@
+"""Writing routines and in-place operators against NumPy: copyto, put, put_along_axis, putmask,
+place, fill, fill_diagonal, augmented assignment on views; errors leave arrays unchanged."""
+import operator
+
+import numpy as np
+import pytest
+
+from engine import check
+
+DTYPES = [np.dtype(d) for d in ("float64", "float32", "int64", "int8", "uint16", "bool",
+                                "complex128")]
+A = np.arange(12.0).reshape(3, 4)
+
+
+def _arr(dt, shape=(3, 4)):
+    return (np.arange(int(np.prod(shape))) % 5).astype(dt).reshape(shape)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("src", [np.arange(4) % 2, np.linspace(0, 1, 4), 3, 2.5, True, 1j,
+                                 np.arange(4, dtype=np.int8), 2**70, -1], ids=repr)
+@pytest.mark.parametrize("casting", ["same_kind", "unsafe", "safe", "no", "equiv"])
+def test_copyto_casting(dt, src, casting):
+    def body(xp, a):
+        xp.copyto(a, src, casting=casting)
+        return a
+    check(body, _arr(dt))
+
+
+@pytest.mark.parametrize("where", [True, False, [True, False, True, False],
+                                   np.arange(12).reshape(3, 4) % 3 == 0, [[1], [0], [1]],
+                                   [True, False]])
+def test_copyto_where(where):
+    def body(xp, a, b):
+        xp.copyto(a, b, where=where)
+        return a
+    check(body, A, -A[0])
+
+
+def test_copyto_errors():
+    check(lambda xp, a: xp.copyto(a, np.arange(3)), A)
+    check(lambda xp, a: xp.copyto([1, 2], a), A)
+    check(lambda xp, a: xp.copyto(a[:, ::2], a[:, 1::2]) or a, A)  # overlapping views
+
+    def read_only(xp, a):
+        xp.copyto(xp.broadcast_to(a[0], (3, 4)), 1)
+    check(read_only, A)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("ind,v", [([0, 5, 11], [10, 20, 30]), ([1, 1, 2], [7, 8]),
+                                   ([-1, -12], 99), ([13, 2], [1, 2]), ([-13, 0], [5]),
+                                   ([], [1]), ([1, 2], []), (3, 5.5), ([[0, 1], [2, 3]], [9])],
+                         ids=str)
+def test_put(mode, ind, v):
+    def body(xp, a):
+        xp.put(a, ind, v, mode=mode)
+        return a
+    check(body, A)
+
+    def method_on_view(xp, a):
+        a.T.put(ind, v, mode=mode)
+        return a
+    check(method_on_view, A)
+
+
+def test_put_errors():
+    check(lambda xp, a: xp.put([1, 2], [0], 1), A)
+    check(lambda xp, a: xp.put(a, [0], 1, mode="bad"), A)
+    check(lambda xp, a: xp.put(a, [0.0], 1), A)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, None])
+def test_put_along_axis(axis):
+    idx = np.array([[0, 2, 1, 0]]) if axis == 0 else np.array([[3], [0], [1]])
+    if axis is None:
+        idx = np.array([11, 0, 5])
+
+    def body(xp, a):
+        xp.put_along_axis(a, idx, np.array([-1.0]), axis=axis)
+        return a
+    check(body, A)
+    check(lambda xp, a: xp.put_along_axis(a, idx.astype(float), 1, axis=axis), A)
+    check(lambda xp, a: xp.put_along_axis(a, idx[..., None], 1, axis=axis), A)
+
+
+@pytest.mark.parametrize("values", [-1, [10, 20], np.arange(12) * 10, [], 2.5, 2**70])
+def test_putmask(values):
+    def body(xp, a):
+        xp.putmask(a, a % 3 == 1, values)
+        return a
+    check(body, A.astype(np.int64))
+    check(lambda xp, a: xp.putmask(a, [True, False], values), A)
+
+
+@pytest.mark.parametrize("vals", [[-1, -2], [5], np.arange(20), [], 1.5])
+@pytest.mark.parametrize("mask", ["some", "none"])
+def test_place(vals, mask):
+    def body(xp, a):
+        m = a > 6 if mask == "some" else a > 100
+        xp.place(a, m, vals)
+        return a
+    check(body, A.astype(np.int32))
+    check(lambda xp, a: xp.place(a, [True], vals), A)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("value", [0, 7, -2.5, True, 3 + 1j, 300], ids=repr)
+def test_fill(dt, value):
+    def body(xp, a):
+        a.fill(value)
+        v = a[1:, ::2]
+        v.fill(value)
+        return a
+    check(body, _arr(dt))
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 7), (3, 3, 3), (2, 3, 2)])
+@pytest.mark.parametrize("wrap", [False, True])
+@pytest.mark.parametrize("val", [9, [1, 2], np.arange(10)])
+def test_fill_diagonal(shape, wrap, val):
+    def body(xp, a):
+        xp.fill_diagonal(a, val, wrap=wrap)
+        return a
+    check(body, np.zeros(shape))
+    check(lambda xp, a: xp.fill_diagonal(a[0], 1), np.zeros((3,)) if shape else A)
+
+
+INPLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, operator.ifloordiv,
+           operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
+           operator.ilshift, operator.irshift, operator.imatmul]
+
+
+@pytest.mark.parametrize("op", INPLACE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("dt", [np.dtype("int64"), np.dtype("float64"), np.dtype("uint8"),
+                                np.dtype("bool")], ids=str)
+def test_inplace_operator_on_views(op, dt):
+    def body(xp, a, b):
+        v = a[:, 1:3].T  # (2, 3) view
+        r = op(v, b)
+        assert r is v
+        return a, v
+    b = _arr(dt, (3, 3)) if op is operator.imatmul else _arr(dt, (2, 3))
+    check(body, _arr(dt, (3, 4)), b)
+
+
+def test_int_true_divide_inplace_raises_and_leaves_unchanged():
+    def body(xp, a):
+        a /= 2
+    check(body, np.arange(6))
+
+
+def test_aliasing_inplace():
+    def body(xp, a):
+        a[1:] += a[:-1]
+        a[:, ::-1] *= a
+        return a
+    check(body, A)
+
+
+def test_ufunc_out_view():
+    def body(xp, a):
+        xp.add(a[0], a[1], out=a[2])
+        xp.multiply(a, 2, out=a.T.T)
+        return a
+    check(body, A)

@@ -1,0 +1,99 @@
+"""Buffer donation in the write path: a write donates the root's buffer only when nothing else
+holds it, so views, their cached values, user-held ``jax.Array``s (``arr.data``, pytree leaves,
+the input of ``tnp.asarray``) and DLPack exports stay valid and keep their values."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import tnp
+from engine import assert_same
+
+
+def _ptr(a):
+    return a._root._buf.unsafe_buffer_pointer()
+
+
+@pytest.mark.parametrize("n", [10**3, 10**6])
+def test_sole_owner_write_is_in_place(n):
+    a = tnp.zeros(n)
+    a[1] = 1.0  # compile
+    before = _ptr(a)
+    for i in range(5):
+        a[i] = float(i)
+        a[i:i + 3] += 1.0
+    assert _ptr(a) == before  # donated: the device buffer was updated in place
+
+
+def test_user_held_data_survives_writes():
+    a = tnp.arange(6.0)
+    held = a.data
+    a[0] = 100.0
+    a += 1
+    assert not held.is_deleted()
+    assert_same(tnp.asarray(held), np.arange(6.0))
+    n = np.arange(6.0)
+    n[0] = 100.0
+    n += 1
+    assert_same(a, n)
+
+
+def test_pytree_leaf_survives_writes():
+    a = tnp.arange(4.0)
+    (leaf,) = jax.tree_util.tree_leaves(a)
+    a[...] = -1.0
+    assert not leaf.is_deleted()
+    assert_same(tnp.asarray(leaf), np.arange(4.0))
+
+
+def test_wrapped_jax_array_survives_writes():
+    j = jnp.arange(5.0)
+    t = tnp.asarray(j)
+    t[0] = 9.0
+    assert not j.is_deleted()
+    assert_same(tnp.asarray(j), np.arange(5.0))
+    n = np.arange(5.0)
+    n[0] = 9.0
+    assert_same(t, n)
+
+
+def test_views_and_their_caches_stay_valid():
+    a = tnp.arange(12.0).reshape(3, 4)
+    n = np.arange(12.0).reshape(3, 4)
+    views = [lambda x: x[1:], lambda x: x.T, lambda x: x.view(), lambda x: x.reshape(3, 4),
+             lambda x: x[1:][:, ::-1].T, lambda x: x.real]
+    tv, nv = [f(a) for f in views], [f(n) for f in views]
+    cached = [v.data for v in tv]  # each view's value is read and held by the user
+    for k in range(3):
+        a[k, k] = -k - 1.0
+        n[k, k] = -k - 1.0
+        tv[k][0] = 50.0 + k
+        nv[k][0] = 50.0 + k
+        for t, m in zip(tv, nv):
+            assert_same(t, m)
+    for c in cached:
+        assert not c.is_deleted()
+        c.block_until_ready()
+    assert_same(a, n)
+
+
+def test_dlpack_export_is_never_donated():
+    a = tnp.arange(5.0)
+    exported = np.from_dlpack(a)
+    before = exported.copy()
+    a[0] = 42.0
+    a *= 2
+    np.testing.assert_array_equal(exported, before)
+    n = np.arange(5.0)
+    n[0] = 42.0
+    n *= 2
+    assert_same(a, n)
+
+
+def test_scalar_reads_stay_valid():
+    a = tnp.arange(5.0)
+    n = np.arange(5.0)
+    s, ns = a[3], n[3]
+    a[3] = n[3] = -1.0
+    assert_same(s, ns)
+    assert_same(a[3], n[3])

@@ -1,0 +1,182 @@
+"""``python -m tnp run``: the program's streams and exit code, ``-m``, ``--report``, error reports,
+``--compare --rtol``, and the device-sync counter."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import tnp
+from tnp import _inventory, _porting
+from tnp._core import syncs
+
+TIMEOUT = 600
+
+
+def _write(path, text):
+    path.write_text(textwrap.dedent(text).lstrip())
+    return str(path)
+
+
+def _tnp(*args, cwd=None, env=None):
+    return subprocess.run([sys.executable, "-m", "tnp", "run", *args], capture_output=True,
+                          text=True, timeout=TIMEOUT, cwd=cwd, env=env)
+
+
+def _python(*args):
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True,
+                          timeout=TIMEOUT)
+
+
+# a fallback name (not native in tnp yet) at line 3, a sync point (bool of an array) at line 5
+FALLBACK_AND_SYNC = """
+    import numpy as np
+    a = np.arange(6.0).reshape(2, 3)
+    print(np.typename(a.dtype.char))
+    if a.sum() > 3:
+        print("big", a[1])
+    print(np.typename("i"))
+"""
+
+
+def test_report_names_fallbacks_and_syncs(tmp_path):
+    prog = _write(tmp_path / "prog.py", FALLBACK_AND_SYNC)
+    p = _tnp("--report", prog)
+    ref = _python(prog)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == ref.stdout  # the report goes to stderr, after the program
+    report = p.stderr.split("---- tnp run --report")[1]
+    assert (f"typename: 2 calls, {_inventory.describe('typename')}; fell back to NumPy at line 3 "
+            f"of prog.py") in report
+    assert _inventory.describe("typename") == "not native in tnp yet"
+    assert "scalar: 1 time, first at line 4 of prog.py" in report
+    assert "to_numpy: 1 time, first at line 5 of prog.py" in report
+    assert "TnpFallbackWarning" not in p.stderr  # the report lists the fallback names instead
+
+
+def test_compare_prints_the_same_section(tmp_path):
+    prog = _write(tmp_path / "prog.py", FALLBACK_AND_SYNC)
+    p = _tnp("--compare", prog)
+    assert "result: SAME" in p.stdout and p.returncode == 0, p.stdout + p.stderr
+    assert "typename: 2 calls, not native in tnp yet; fell back to NumPy at line 3" in p.stdout
+    assert "scalar: 1 time, first at line 4 of prog.py" in p.stdout
+
+
+def test_error_report_for_a_str_array(tmp_path):
+    prog = _write(tmp_path / "strings.py", """
+        import numpy as np
+        print("before")
+        names = np.array(["a", "b"])
+        print(names)
+    """)
+    p = _tnp(prog)
+    assert p.returncode == 1 and p.stdout == "before\n", p.stderr
+    last = p.stderr.strip().splitlines()[-1]
+    assert last.startswith("tnp: str arrays are not supported on JAX") and \
+        last.endswith("(at line 3 of strings.py)"), p.stderr
+    # the traceback shows the program's own frames only: no tnp or JAX internals
+    assert 'File "' in p.stderr and all(
+        "strings.py" in ln for ln in p.stderr.splitlines() if ln.lstrip().startswith('File "'))
+
+
+def test_error_report_for_datetime64(tmp_path):
+    prog = _write(tmp_path / "dates.py", """
+        import numpy as np
+
+        def days():
+            return np.arange(np.datetime64("2020-01-01"), np.datetime64("2020-01-05"))
+
+        print(days())
+    """)
+    p = _tnp("--compare", prog)
+    assert p.returncode == 1 and "result: ERROR" in p.stdout, p.stdout + p.stderr
+    assert "tnp failed: datetime64 arrays are not supported on JAX" in p.stdout
+    assert "(at line 4 of dates.py)" in p.stdout and "Traceback" not in p.stdout
+
+
+def test_exit_code_and_streams_pass_through(tmp_path):
+    prog = _write(tmp_path / "exits.py", """
+        import sys, numpy as np
+        print(type(np.zeros(1)).__module__, sys.argv[1:])
+        print("err", file=sys.stderr)
+        sys.exit(int(sys.argv[1]))
+    """)
+    p = _tnp(prog, "3", "--x")
+    assert p.returncode == 3 and p.stderr == "err\n", p.stderr
+    assert p.stdout == "tnp._core.ndarray ['3', '--x']\n"
+
+
+def test_program_error_keeps_pythons_exit_status(tmp_path):
+    prog = _write(tmp_path / "raises.py", """
+        import numpy as np
+        raise KeyError(np.__name__)
+    """)
+    p, ref = _tnp(prog), _python(prog)
+    assert p.returncode == ref.returncode == 1, p.stderr
+    assert p.stderr.splitlines()[-1] == "KeyError: 'tnp'", p.stderr  # not tnp's fault: no note
+    assert p.stderr.splitlines()[1:3] == ref.stderr.splitlines()[1:3]  # the same frame
+
+
+def test_module_form_and_third_party_numpy(tmp_path):
+    pkg = tmp_path / "prog" / "pkg"
+    pkg.mkdir(parents=True)
+    _write(pkg / "__init__.py", "")
+    _write(pkg / "helper.py", """
+        import numpy
+        KIND = type(numpy.ones(2)).__module__
+    """)
+    _write(pkg / "main.py", """
+        import sys
+        import numpy as np
+        import thirdparty
+        from pkg import helper
+        print(np.__name__, helper.KIND, thirdparty.numpy_name(), sys.argv[1:])
+    """)
+    lib = tmp_path / "site"
+    lib.mkdir()
+    _write(lib / "thirdparty.py", """
+        import numpy
+
+        def numpy_name():
+            return numpy.__name__
+    """)
+    env = dict(os.environ, PYTHONPATH=str(lib))
+    p = _tnp("-m", "pkg.main", "a", cwd=str(tmp_path / "prog"), env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "tnp tnp._core.ndarray numpy ['a']\n"
+
+
+def test_rtol(tmp_path):
+    prog = _write(tmp_path / "close.py", """
+        import numpy as np
+        print("value:", 1.0 + (1e-12 if np.__name__ == "tnp" else 0.0))
+    """)
+    same = _tnp("--compare", prog)
+    assert "result: SAME (numbers to rtol=1e-09" in same.stdout and same.returncode == 0
+    strict = _tnp("--compare", "--rtol", "1e-15", prog)
+    assert "result: DIFFERENT (numbers to rtol=1e-15" in strict.stdout
+    assert "numpy: value: 1.0" in strict.stdout and strict.returncode == 1
+
+
+def test_compare_outputs_tolerance():
+    assert _porting.compare_outputs("x 1.0 nan\n", "x 1.0000000001 nan\n", 1e-9) is None
+    assert _porting.compare_outputs("x 1.0\n", "y 1.0\n", 1e-9) == (1, "x 1.0", "y 1.0")
+    assert _porting.compare_outputs("1\n2\n", "1\n", 1e-9) == (2, "2", "<no line>")
+
+
+def test_sync_counter_counts_without_stack_walks():
+    assert not syncs._reporting  # lines are looked up only under `run --report` / `--compare`
+    before = syncs.COUNTS.copy()
+    a = tnp.arange(4.0)
+    bool(a[1] > 0), float(a[2]), a.item(3), a.tolist(), a[a > 1], a[tnp.asarray([0, 1])]
+    new = syncs.COUNTS - before
+    assert new == {"scalar": 2, "item": 1, "to_numpy": 1, "mask": 1, "bounds": 1}
+    assert set(syncs.SYNC_POINTS) >= set(new) and not syncs.LINES
+
+
+def test_explain_a_jax_error():
+    import jax.numpy as jnp
+    with pytest.raises(TypeError) as info:
+        jnp.ones(3).reshape(4)
+    assert _porting.explain(info.value).startswith("JAX rejected an operation tnp gave it")

@@ -1,0 +1,74 @@
+"""Device-sync accounting: how often tnp's named sync points copied a value from the device.
+
+``record(name)`` is called at each sync point and costs one Counter increment. When reporting is
+on (``python -m tnp run --report`` / ``--compare``, through ``set_program``), the first program
+line that reached each sync point, and each fallback name (``note_fallback``), is remembered too:
+the deepest frame of the stack that lies in the program's own files.
+"""
+import collections
+import os
+import sys
+
+# name -> what the sync point is, for reports
+SYNC_POINTS = {
+    "scalar": "bool()/int()/float()/complex()/operator.index()/format() of an array",
+    "item": "ndarray.item()",
+    "to_numpy": "conversion to a NumPy array (__array__: print/repr/str, tolist, np.asarray, "
+                "fallback inputs, other libraries)",
+    "mask": "boolean-mask indexing with a device mask (the result shape needs its values)",
+    "bounds": "bounds check of an integer index array on the device",
+}
+
+COUNTS = collections.Counter()
+LINES = {}            # sync point name -> (file, line) of its first use by the program
+FALLBACK_LINES = {}   # fallback qualname -> (file, line) of its first use by the program
+
+_program_dir = None   # the program's directory, under ``python -m tnp run``
+_reporting = False
+_TNP_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + d
+                  + os.sep for d in ("tnp", "tnp_ext"))
+_is_program = {}
+
+
+def set_program(program_dir, report):
+    """The program's own files lie under ``program_dir``; ``report``: remember first-use lines."""
+    global _program_dir, _reporting
+    _program_dir = os.path.abspath(program_dir) + os.sep
+    _reporting = bool(report)
+    _is_program.clear()
+
+
+def record(name):
+    """A sync point ran (``name`` is a key of ``SYNC_POINTS``)."""
+    COUNTS[name] += 1
+    if _reporting and name not in LINES:
+        LINES[name] = program_line(sys._getframe(1))
+
+
+def note_fallback(qualname):
+    """A NumPy name ran through the fallback path (counted by ``fallback.USED``)."""
+    if _reporting and qualname not in FALLBACK_LINES:
+        FALLBACK_LINES[qualname] = program_line(sys._getframe(1))
+
+
+def in_program(filename):
+    """Whether ``filename`` is one of the program's own files (not tnp, not an installed
+    library)."""
+    hit = _is_program.get(filename)
+    if hit is None:
+        path = os.path.abspath(filename)
+        hit = (_program_dir is not None and not filename.startswith("<")
+               and path.startswith(_program_dir)
+               and not path.startswith(_TNP_DIRS) and os.sep + "site-packages" + os.sep
+               not in path)
+        _is_program[filename] = hit
+    return hit
+
+
+def program_line(frame):
+    """(file, line) of the deepest frame at or above ``frame`` in the program's files, or None."""
+    while frame is not None:
+        if in_program(frame.f_code.co_filename):
+            return frame.f_code.co_filename, frame.f_lineno
+        frame = frame.f_back
+    return None

@@ -1,0 +1,43 @@
+"""Floating-point error handling: ``errstate``, ``seterr``, ``geterr``, ``seterrcall``, ``geterrcall``.
+
+The state is NumPy's own (these call NumPy's functions, and ``errstate`` is NumPy's class), so
+``np.geterr()`` and ``tnp.geterr()`` always agree and a ``numpy.errstate`` block governs tnp too.
+
+What tnp checks: an eager ufunc call whose mode for 'invalid', 'divide' or 'over' is 'raise'
+computes that category's flag on the device with the result and reads it back (a documented
+sync point), raising ``FloatingPointError`` with NumPy's message ("divide by zero encountered in
+divide"). Modes 'warn' (NumPy's default), 'print', 'log' and 'call' are not checked: a check
+is a device round trip on every call (it would stall asynchronous dispatch), so tnp stays silent
+where NumPy would emit a ``RuntimeWarning``. 'underflow' is never checked. Under a JAX trace
+(``jax.jit``, ``tnp_ext.jit``) nothing is checked. The flags are derived from values, not from
+the hardware status register: invalid = a NaN result from non-NaN inputs; an infinite result
+from finite inputs is 'divide' where an input is zero and 'over' otherwise.
+"""
+import numpy as np
+
+from .._core.np_doc import REGISTRY, np_doc
+
+__all__ = ["errstate", "seterr", "geterr", "seterrcall", "geterrcall"]
+
+errstate = np.errstate  # NumPy's class itself: one shared state (its docstring is NumPy's)
+REGISTRY[("main", "errstate")] = errstate
+
+
+@np_doc(np.seterr)
+def seterr(all=None, divide=None, over=None, under=None, invalid=None):
+    return np.seterr(all=all, divide=divide, over=over, under=under, invalid=invalid)
+
+
+@np_doc(np.geterr)
+def geterr():
+    return np.geterr()
+
+
+@np_doc(np.seterrcall)
+def seterrcall(func):
+    return np.seterrcall(func)
+
+
+@np_doc(np.geterrcall)
+def geterrcall():
+    return np.geterrcall()

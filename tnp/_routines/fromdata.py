@@ -1,0 +1,69 @@
+"""Creation from existing data: fromfunction, fromiter, frombuffer, fromstring,
+asarray_chkfinite, require. Data that lives on the host is parsed by NumPy and put on the device."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from numpy._core._asarray import POSSIBLE_FLAGS
+
+from .._core import dtypes
+from .._core.ndarray import ndarray
+from .._core.np_doc import np_doc
+from .creation import array, asanyarray, asarray
+from .grids import indices
+
+__all__ = ["fromfunction", "fromiter", "frombuffer", "fromstring", "asarray_chkfinite",
+           "require"]
+
+
+def _to_device(host, writeable=True):
+    dtypes.check_supported(host.dtype)
+    return ndarray._wrap(jax.device_put(host), writeable=writeable)
+
+
+@np_doc(np.fromfunction, notes="``function`` is called once with tnp index arrays.")
+def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
+    return function(*indices(shape, dtype=dtype), **kwargs)
+
+
+@np_doc(np.fromiter, notes="The iterable is consumed on the host; the result is put on the device.")
+def fromiter(iter, dtype, count=-1, *, like=None):
+    dtypes.canonical(dtype)
+    return _to_device(np.fromiter(iter, dtype, count))
+
+
+@np_doc(np.frombuffer, notes="The result is a device copy of the buffer: later changes to the "
+        "buffer are not seen. It is read-only where NumPy's is.")
+def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
+    if dtype is not None:
+        dtypes.canonical(dtype)
+    host = np.frombuffer(buffer, dtype, count, offset)
+    return _to_device(host, writeable=host.flags.writeable)
+
+
+@np_doc(np.fromstring, notes="Parsed by NumPy on the host; the result is put on the device.")
+def fromstring(string, dtype=float, count=-1, *, sep, like=None):
+    dtypes.canonical(dtype)
+    return _to_device(np.fromstring(string, dtype, count, sep=sep))
+
+
+@np_doc(np.asarray_chkfinite, notes="The finiteness check is a sync point (one bool).")
+def asarray_chkfinite(a, dtype=None, order=None):
+    a = asarray(a, dtype=dtype, order=order)
+    if a.dtype.char in np.typecodes["AllFloat"] and not bool(jnp.isfinite(a._value).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+@np_doc(np.require, notes="A copy made for 'F' is laid out as tnp's copies are (C order).")
+def require(a, dtype=None, requirements=None, *, like=None):
+    if not requirements:
+        return asanyarray(a, dtype=dtype)
+    requirements = {POSSIBLE_FLAGS[x.upper()] for x in requirements}
+    requirements.discard("E")
+    if requirements >= {"C", "F"}:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    arr = array(a, dtype=dtype, copy=None)
+    for prop in requirements:
+        if not arr.flags[prop]:
+            return arr.copy()
+    return arr

@@ -1,0 +1,259 @@
+"""Functional programming: apply_along_axis, apply_over_axes, vectorize.
+
+``vectorize`` runs the Python function once on the first element (as NumPy does, to find the
+output dtypes when ``otypes`` is not given: a one-element sync point), then over all elements
+through ``jax.vmap`` on tnp 0-d arrays; a function that does not trace (Python control flow on
+values, host-only calls) runs element by element on the host instead, as in NumPy.
+"""
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core.ndarray import ndarray
+from .._core.normalize import normalize_axis, to_jax
+from .._core.np_doc import np_doc
+from .creation import asarray
+from .views import expand_dims, moveaxis
+
+__all__ = ["apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc"]
+
+
+@np_doc(np.apply_along_axis, notes="Calls func1d once per 1-d slice, as NumPy does.")
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    arr = asarray(arr)
+    axis = normalize_axis(axis, arr.ndim)
+    moved = moveaxis(arr, axis, -1)
+    batch = moved.shape[:-1]
+    if any(n == 0 for n in batch):
+        raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
+    flat = moved.reshape((-1, moved.shape[-1]))
+    res = [asarray(func1d(flat[i], *args, **kwargs)) for i in range(flat.shape[0])]
+    dt = res[0].dtype
+    out = jnp.stack([r.data.astype(dt) for r in res]).reshape(batch + res[0].shape)
+    perm = (tuple(range(axis)) + tuple(range(len(batch), out.ndim))
+            + tuple(range(axis, len(batch))))
+    return asarray(jnp.transpose(out, perm))
+
+
+@np_doc(np.apply_over_axes)
+def apply_over_axes(func, a, axes):
+    val = asarray(a)
+    n = val.ndim
+    if np.ndim(axes) == 0:
+        axes = (axes,)
+    for axis in axes:
+        if axis < 0:
+            axis = n + axis
+        res = asarray(func(val, axis))
+        if res.ndim != val.ndim:
+            res = expand_dims(res, axis)
+            if res.ndim != val.ndim:
+                raise ValueError("function is not returning an array of the correct shape")
+        val = res
+    return val
+
+
+def _host(x):
+    return x.__array__() if isinstance(x, ndarray) else x
+
+
+class _ObjectUfunc:
+    """NumPy's object ufunc from ``frompyfunc`` with tnp operands brought to the host: its
+    results are object arrays, which XLA cannot hold, so they stay NumPy arrays."""
+
+    def __init__(self, uf):
+        self._uf = uf
+
+    def __call__(self, *args, **kwargs):
+        return self._uf(*[_host(a) for a in args], **kwargs)
+
+    def __getattr__(self, name):
+        attr = getattr(self._uf, name)
+        if name in ("reduce", "accumulate", "reduceat", "outer"):
+            return lambda *args, **kw: attr(*[_host(a) for a in args], **kw)
+        return attr
+
+    def __repr__(self):
+        return repr(self._uf)
+
+
+@np_doc(np.frompyfunc, notes="A sync point: operands go to the host and the results are NumPy "
+                             "object arrays (XLA holds no Python objects).")
+def frompyfunc(func, /, nin, nout, **kwargs):
+    return _ObjectUfunc(np.frompyfunc(func, nin, nout, **kwargs))
+
+
+_PY_TYPE = {"b": np.bool_, "i": np.int64, "u": np.uint64, "f": np.float64, "c": np.complex128}
+_DIM = r"\(\s*(?:\w+(?:\s*,\s*\w+)*)?\s*\)"
+_SIG = rf"^{_DIM}(?:\s*,\s*{_DIM})*\s*->\s*{_DIM}(?:\s*,\s*{_DIM})*$"
+
+
+def _parse_signature(signature):
+    if not re.match(_SIG, signature.replace(" ", "")):
+        raise ValueError(f"not a valid gufunc signature: {signature}")
+    ins, outs = signature.replace(" ", "").split("->")
+
+    def dims(part):
+        return [tuple(d for d in g.split(",") if d) for g in re.findall(r"\(([^)]*)\)", part)]
+    return dims(ins), dims(outs)
+
+
+def _first_scalar(x):
+    """What NumPy's vectorize hands the function to find otypes: the first element, a NumPy scalar
+    (one-element sync point)."""
+    return np.asarray(x.ravel()[0])[()]
+
+
+def _concrete_call(fn, vals):
+    with jax.ensure_compile_time_eval():
+        return fn(*vals)
+
+
+@np_doc(np.vectorize)
+class vectorize:
+    def __init__(self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False,
+                 signature=None):
+        if pyfunc is not np._NoValue and not callable(pyfunc):
+            raise TypeError("pyfunc must be callable")
+        self.pyfunc = pyfunc
+        self.cache = cache
+        self.signature = signature
+        self._in_and_out_core_dims = None if signature is None else _parse_signature(signature)
+        self.__doc__ = (pyfunc.__doc__ if doc is None and pyfunc is not np._NoValue else doc)
+        if isinstance(otypes, str):
+            for char in otypes:
+                if char not in np.typecodes["All"]:
+                    raise ValueError(f"Invalid otype specified: {char}")
+        elif otypes is not None and not isinstance(otypes, str):
+            otypes = "".join(np.dtype(x).char for x in otypes)
+        self.otypes = otypes
+        self.excluded = set() if excluded is None else set(excluded)
+
+    def __call__(self, *args, **kwargs):
+        if self.pyfunc is np._NoValue:
+            self.pyfunc = args[0]
+            return self
+        excluded = self.excluded
+        if not kwargs and not excluded:
+            func, vargs = self.pyfunc, list(args)
+        else:
+            inds = [i for i in range(len(args)) if i not in excluded]
+            names = [k for k in kwargs if k not in excluded]
+            fixed = list(args)
+
+            def func(*vals):
+                a = list(fixed)
+                for i, v in zip(inds, vals[:len(inds)]):
+                    a[i] = v
+                kw = dict(kwargs)
+                kw.update(zip(names, vals[len(inds):]))
+                return self.pyfunc(*a, **kw)
+            vargs = [args[i] for i in inds] + [kwargs[k] for k in names]
+        if self.signature is not None:
+            return self._vectorize_core(func, vargs)
+        return self._vectorize_elementwise(func, vargs)
+
+    def _vectorize_elementwise(self, func, args):
+        arrs = [to_jax(a) for a in args]
+        shape = np.broadcast_shapes(*[a.shape for a in arrs]) if arrs else ()
+        size = int(np.prod(shape))
+        otypes = self.otypes
+        if otypes is None:
+            if size == 0:
+                raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+            first = func(*[_first_scalar(a) for a in arrs])
+            outs = first if isinstance(first, tuple) else (first,)
+            otypes = "".join(np.asarray(o).dtype.char for o in outs)
+            tuple_out = isinstance(first, tuple)
+        else:
+            tuple_out = len(otypes) > 1
+        dts = [np.dtype(c) for c in otypes]
+        flat = [jnp.broadcast_to(a, shape).ravel().astype(_PY_TYPE[a.dtype.kind]) for a in arrs]
+        results = None
+        if size:
+            try:
+                results = self._vmapped(func, flat, dts, tuple_out)
+            except TypeError as e:
+                if "complex" in str(e) and "float()" in str(e):
+                    raise
+                results = None
+            except Exception:  # noqa: BLE001 - it does not trace: run element by element
+                results = None
+        if results is None:
+            results = self._host_loop(func, flat, dts, size, tuple_out)
+        results = [asarray(r.reshape(shape)) for r in results]
+        return tuple(results) if tuple_out else results[0]
+
+    @staticmethod
+    def _vmapped(func, flat, dts, tuple_out):
+        def one(*xs):
+            r = func(*[ndarray._wrap(x) for x in xs])
+            r = r if tuple_out else (r,)
+            return tuple(to_jax(v) for v in r)
+        out = jax.vmap(one)(*flat)
+        if len(out) != len(dts):
+            raise ValueError("wrong number of outputs")
+        for o, d in zip(out, dts):
+            if o.dtype.kind == "c" and d.kind != "c":
+                raise TypeError("float() argument must be a string or a real number, not "
+                                "'complex'")
+        return [o.astype(d) for o, d in zip(out, dts)]
+
+    @staticmethod
+    def _host_loop(func, flat, dts, size, tuple_out):
+        host = [np.asarray(f).tolist() for f in flat]
+        cols = [np.empty(size, d) for d in dts]
+        for i in range(size):
+            r = func(*[h[i] for h in host])
+            r = r if tuple_out else (r,)
+            for c, v in zip(cols, r):
+                c[i] = np.asarray(v)
+        return [jnp.asarray(c) for c in cols]
+
+    def _vectorize_core(self, func, args):
+        in_dims, out_dims = self._in_and_out_core_dims
+        if len(args) != len(in_dims):
+            raise TypeError(f"wrong number of positional arguments: expected {len(in_dims)}, "
+                            f"got {len(args)}")
+        arrs = [to_jax(a) for a in args]
+        sizes = {}
+        batch = []
+        for a, dims in zip(arrs, in_dims):
+            if a.ndim < len(dims):
+                raise ValueError(f"input with shape {a.shape!r} does not have enough dimensions "
+                                 f"for all core dimensions {dims!r}")
+            core = a.shape[a.ndim - len(dims):]
+            for d, n in zip(dims, core):
+                if sizes.setdefault(d, n) != n:
+                    raise ValueError(f"inconsistent size for core dimension {d!r}: {n} vs "
+                                     f"{sizes[d]}")
+            batch.append(a.shape[:a.ndim - len(dims)])
+        bshape = np.broadcast_shapes(*batch)
+        flat = [jnp.broadcast_to(a, bshape + a.shape[len(b):]).reshape(
+            (-1,) + a.shape[len(b):]) for a, b in zip(arrs, batch)]
+        n = int(np.prod(bshape))
+        tuple_out = len(out_dims) > 1
+
+        def one(*xs):
+            r = func(*[ndarray._wrap(x) for x in xs])
+            r = r if tuple_out else (r,)
+            return tuple(to_jax(v) for v in r)
+        if n == 0:
+            if self.otypes is None:
+                raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+            shapes = [bshape + tuple(sizes[d] for d in dims) for dims in out_dims]
+            res = [jnp.zeros(s, np.dtype(c)) for s, c in zip(shapes, self.otypes)]
+        else:
+            first = _concrete_call(one, [f[0] for f in flat])
+            dts = ([np.dtype(c) for c in self.otypes] if self.otypes is not None else
+                   [np.dtype(f.dtype) for f in first])
+            try:
+                out = jax.vmap(one)(*flat)
+            except Exception:  # noqa: BLE001 - it does not trace: one call per core slice
+                rows = [first] + [one(*[f[i] for f in flat]) for i in range(1, n)]
+                out = tuple(jnp.stack([r[k] for r in rows]) for k in range(len(first)))
+            res = [o.astype(d).reshape(bshape + o.shape[1:]) for o, d in zip(out, dts)]
+        res = [asarray(r) for r in res]
+        return tuple(res) if tuple_out else res[0]

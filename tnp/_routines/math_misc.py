@@ -1,0 +1,490 @@
+"""Mathematical routines beyond the ufuncs: convolve, correlate, interp, gradient, diff, ediff1d,
+trapezoid, clip, round/around, fix, nan_to_num, unwrap, sinc, i0, angle, real, imag.
+
+Result dtypes and argument errors come from NumPy run on placeholders (``numpy_probe``); the
+arithmetic follows NumPy's own formulas, step by step in the same dtypes.
+"""
+import builtins
+import math
+import typing
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import write
+from .._core.ndarray import ndarray
+from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
+                               normalize_axis, operator_index, to_jax)
+from .._core.np_doc import np_doc
+from .creation import asarray
+from .products import HIGHEST, Spec, compute_dtype, finish, numpy_probe, spec
+
+__all__ = ["convolve", "correlate", "interp", "gradient", "diff", "ediff1d", "trapezoid", "clip",
+           "round", "around", "fix", "nan_to_num", "unwrap", "sinc", "i0", "angle", "real",
+           "imag"]
+
+_NoValue = np._NoValue
+
+
+def _unit(x):
+    return Spec(((1,) * x.ndim, x.dtype))
+
+
+def _correlate(a, v, mode, fn, np_fn):
+    dt = numpy_probe(np_fn, Spec(((1,), a.dtype)), Spec(((1,), v.dtype)), mode)[1]
+    if a.ndim != 1 or v.ndim != 1 or a.size == 0 or v.size == 0:
+        numpy_probe(np_fn, spec(a), spec(v), mode)
+    ct = compute_dtype(dt)
+    a, v = a.reshape(-1) if a.ndim == 0 else a, v.reshape(-1) if v.ndim == 0 else v
+    r = fn(a.astype(ct), v.astype(ct), mode=mode, precision=HIGHEST,
+           preferred_element_type=ct)
+    return finish(r, dt)
+
+
+@np_doc(np.convolve)
+@normalize
+def convolve(a: ArrayLike, v: ArrayLike, mode="full"):
+    return _correlate(a, v, mode, jnp.convolve, np.convolve)
+
+
+@np_doc(np.correlate)
+@normalize
+def correlate(a: ArrayLike, v: ArrayLike, mode="valid"):
+    return _correlate(a, v, mode, jnp.correlate, np.correlate)
+
+
+@np_doc(np.interp)
+@normalize
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left=None, right=None, period=None):
+    dt = numpy_probe(np.interp, _unit(x), Spec(((2,), xp.dtype)), Spec(((2,), fp.dtype)),
+                     left, right, period)[1]
+    numpy_probe(np.interp, Spec(((1,), x.dtype)), spec(xp), spec(fp), left, right, period)
+    x, xp = x.astype(np.float64), xp.astype(np.float64)
+    fp = fp.astype(dt)
+    if period is not None:
+        period = abs(period)
+        left = right = None
+        x = x % period
+        xp = xp % period
+        order = jnp.argsort(xp, stable=True)
+        xp, fp = xp[order], fp[order]
+        xp = jnp.concatenate([xp[-1:] - period, xp, xp[:1] + period])
+        fp = jnp.concatenate([fp[-1:], fp, fp[:1]])
+    if dt.kind == "c":
+        re = _interp_real(x, xp, fp.real, _part(left, 0), _part(right, 0))
+        im = _interp_real(x, xp, fp.imag, _part(left, 1), _part(right, 1))
+        im = jnp.where(jnp.isnan(x) & (xp.shape[0] > 1), 0.0, im)  # NumPy: nan+0j at NaN
+        return jnp.asarray(re + 1j * im, dt)
+    return _interp_real(x, xp, fp, left, right)
+
+
+def _part(v, imag):
+    if v is None:
+        return None
+    return complex(v).imag if imag else complex(v).real
+
+
+def _interp_real(x, xp, fp, left, right):
+    n = xp.shape[0]
+    j = jnp.clip(jnp.searchsorted(xp, x, side="right") - 1, 0, max(n - 2, 0))
+    if n == 1:
+        r = jnp.broadcast_to(fp[0], x.shape)
+    else:
+        x0, x1, f0, f1 = xp[j], xp[j + 1], fp[j], fp[j + 1]
+        slope = (f1 - f0) / (x1 - x0)
+        r = slope * (x - x0) + f0
+        alt = f1 - slope * (x1 - x)  # NumPy's fallback where slope*(x-x0) is NaN
+        r = jnp.where(jnp.isnan(r), jnp.where(jnp.isnan(alt) & (f0 == f1), f0, alt), r)
+        r = jnp.where(x == x1, f1, r)
+    lv = fp[0] if left is None else left
+    rv = fp[-1] if right is None else right
+    r = jnp.where(x < xp[0], lv, r)
+    r = jnp.where(x > xp[-1], rv, r)
+    r = jnp.where(x == xp[-1], fp[-1], r)
+    if n > 1:
+        r = jnp.where(jnp.isnan(x), jnp.nan, r)
+    return r.astype(np.float64)
+
+
+def _grad_axis(f, dx, axis, edge_order, otype):
+    """One axis of ``gradient``: ``dx`` is a scalar spacing or the array of coordinate diffs."""
+    n = f.shape[axis]
+
+    def sl(a, b=None):
+        return jnp.take(f, jnp.arange(f.shape[axis])[slice(a, b)], axis=axis)
+
+    def at(i):
+        return jnp.take(f, jnp.array([i % n]), axis=axis)
+
+    def bshape(d):
+        return d.reshape([-1 if k == axis else 1 for k in range(f.ndim)])
+    if jnp.ndim(dx) == 0:
+        mid = (sl(2) - sl(None, -2)) / (2.0 * dx)
+        if edge_order == 1:
+            first = (at(1) - at(0)) / dx
+            last = (at(-1) - at(-2)) / dx
+        else:
+            first = -(1.5 * at(0) - 2.0 * at(1) + 0.5 * at(2)) / dx
+            last = (0.5 * at(-3) - 2.0 * at(-2) + 1.5 * at(-1)) / dx
+    else:
+        dx1, dx2 = dx[:-1], dx[1:]
+        a = bshape(-dx2 / (dx1 * (dx1 + dx2)))
+        b = bshape((dx2 - dx1) / (dx1 * dx2))
+        c = bshape(dx1 / (dx2 * (dx1 + dx2)))
+        mid = a * sl(None, -2) + b * sl(1, -1) + c * sl(2)
+        if edge_order == 1:
+            first = (at(1) - at(0)) / dx[0]
+            last = (at(-1) - at(-2)) / dx[-1]
+        else:
+            d1, d2 = dx[0], dx[1]
+            first = (-(2.0 * d1 + d2) / (d1 * (d1 + d2)) * at(0) + (d1 + d2) / (d1 * d2) * at(1)
+                     - d1 / (d2 * (d1 + d2)) * at(2))
+            d1, d2 = dx[-2], dx[-1]
+            last = (d2 / (d1 * (d1 + d2)) * at(-3) - (d2 + d1) / (d1 * d2) * at(-2)
+                    + (2.0 * d2 + d1) / (d2 * (d1 + d2)) * at(-1))
+    parts = [first.astype(otype), mid.astype(otype), last.astype(otype)]
+    return jnp.concatenate(parts, axis=axis)
+
+
+@normalize
+def _gradient(f: ArrayLike, spacings: ArrayLikeSeq, axes, edge_order):
+    otype = f.dtype
+    if otype.kind in "iu":
+        f, otype = f.astype(np.float64), np.dtype(np.float64)
+    elif otype.kind == "b" and (edge_order == 1 or any(jnp.ndim(d) == 0 for d in spacings)):
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                        "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+    elif otype.kind == "b":
+        f, otype = f.astype(np.float64), np.dtype(np.float64)
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    outs = []
+    for ax, d in zip(axes, spacings):
+        if f.shape[ax] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, "
+                             "at least (edge_order + 1) elements are required.")
+        d = jnp.asarray(d)
+        if d.ndim == 1:
+            if d.shape[0] != f.shape[ax]:
+                raise ValueError("when 1d, distances must match the length of the corresponding "
+                                 "dimension")
+            if d.dtype.kind in "iub":
+                d = d.astype(np.float64)
+            d = jnp.diff(d)
+        elif d.ndim != 0:
+            raise ValueError("distances must be either scalars or 1d")
+        outs.append(_grad_axis(f, d, ax, edge_order, otype))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+@np_doc(np.gradient)
+def gradient(f, *varargs, axis=None, edge_order=1):
+    f = asarray(f)
+    axes = (tuple(range(f.ndim)) if axis is None else
+            tuple(normalize_axis(operator_index(a), f.ndim) for a in
+                  (axis if isinstance(axis, (tuple, list)) else (axis,))))
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis")
+    n = len(varargs)
+    if n == 0:
+        spacings = [1.0] * len(axes)
+    elif n == 1 and np.ndim(varargs[0]) == 0:
+        spacings = [varargs[0]] * len(axes)
+    elif n == len(axes):
+        spacings = list(varargs)
+    else:
+        raise TypeError("invalid number of arguments")
+    return _gradient(f, spacings, axes, operator_index(edge_order))
+
+
+@normalize
+def _diff(a: ArrayLike, n, axis, prepend: typing.Optional[ArrayLike],
+          append: typing.Optional[ArrayLike]):
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = normalize_axis(axis, a.ndim)
+    parts = []
+    for extra in (prepend, append):
+        if extra is not None:
+            if extra.ndim == 0:
+                shape = list(a.shape)
+                shape[axis] = 1
+                extra = jnp.broadcast_to(extra, shape)
+            parts.append(extra)
+    if prepend is not None or append is not None:
+        dt = np.result_type(*[p.dtype for p in [a] + parts])
+        seq = ([parts[0]] if prepend is not None else []) + [a] + (
+            [parts[-1]] if append is not None else [])
+        numpy_probe(np.concatenate, tuple(spec(s) for s in seq), axis)
+        a = jnp.concatenate([s.astype(dt) for s in seq], axis=axis)
+    m = a.shape[axis]
+    for _ in range(n):
+        m = max(m - 1, 0)
+        hi = jnp.take(a, jnp.arange(1, m + 1), axis=axis)
+        lo = jnp.take(a, jnp.arange(0, m), axis=axis)
+        a = (hi != lo) if a.dtype.kind == "b" else (hi - lo)
+    return a
+
+
+@np_doc(np.diff)
+def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
+    if n == 0:
+        return a
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    return _diff(a, operator_index(n), axis, None if prepend is _NoValue else prepend,
+                 None if append is _NoValue else append)
+
+
+@np_doc(np.ediff1d)
+@normalize
+def ediff1d(ary: ArrayLike, to_end: typing.Optional[ArrayLike] = None,
+            to_begin: typing.Optional[ArrayLike] = None):
+    numpy_probe(np.ediff1d, Spec(((2,), ary.dtype)),
+                None if to_end is None else spec(to_end),
+                None if to_begin is None else spec(to_begin))
+    a = ary.ravel()
+    d = (a[1:] - a[:-1]).astype(ary.dtype)
+    parts = [p.ravel().astype(ary.dtype) for p in (to_begin,) if p is not None]
+    parts += [d] + [p.ravel().astype(ary.dtype) for p in (to_end,) if p is not None]
+    return jnp.concatenate(parts)
+
+
+@np_doc(np.trapezoid)
+@normalize
+def trapezoid(y: ArrayLike, x: typing.Optional[ArrayLike] = None, dx=1.0, axis=-1):
+    shape, dt = numpy_probe(np.trapezoid, spec(y), None if x is None else spec(x), dx, axis)
+    axis = normalize_axis(axis, y.ndim)
+    m = y.shape[axis]
+    hi = jnp.take(y, jnp.arange(1, m), axis=axis)
+    lo = jnp.take(y, jnp.arange(0, max(m - 1, 0)), axis=axis)
+    s = (hi | lo) if y.dtype.kind == "b" else hi + lo
+    if x is None:
+        d = dx
+    elif x.ndim == 1:
+        d = _diff.__wrapped__(x, 1, 0, None, None)
+        d = d.reshape([-1 if k == axis else 1 for k in range(y.ndim)])
+    else:
+        d = _diff.__wrapped__(x, 1, axis, None, None)
+    if not isinstance(d, float):
+        pt = np.result_type(d.dtype, s.dtype)
+        d, s = d.astype(pt), s.astype(pt)
+        s = (d & s) if pt.kind == "b" else d * s
+        d = 1
+    return jnp.sum((d * s.astype(dt)).astype(dt) / 2.0, axis=axis, dtype=dt).reshape(shape)
+
+
+def _bound_spec(v):
+    if v is None or type(v) in (bool, int, float, complex):
+        return v
+    return spec(to_jax(v))
+
+
+def _unit_bound(v):
+    b = _bound_spec(v)
+    return Spec(((1,) * len(b[0]), b[1])) if isinstance(b, Spec) else b
+
+
+@normalize
+def _clip(a: ArrayLike, lo: typing.Optional[ArrayOrScalar], hi: typing.Optional[ArrayOrScalar],
+          dt):
+    r = a.astype(dt)
+    for bound, fn in ((lo, jnp.maximum), (hi, jnp.minimum)):
+        if bound is None:
+            continue
+        r = fn(r, jnp.asarray(bound, dt) if not hasattr(bound, "dtype") else bound.astype(dt))
+    return r
+
+
+@np_doc(np.clip)
+def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue, **kwargs):
+    if min is not _NoValue and a_min is not _NoValue:
+        raise TypeError("Passed `min` and `a_min`, use only one")
+    if max is not _NoValue and a_max is not _NoValue:
+        raise TypeError("Passed `max` and `a_max`, use only one")
+    lo = None if (a_min is _NoValue and min is _NoValue) else (min if a_min is _NoValue else a_min)
+    hi = None if (a_max is _NoValue and max is _NoValue) else (max if a_max is _NoValue else a_max)
+    x = asarray(a)
+    bad = set(kwargs) - {"dtype", "casting"}
+    if bad:
+        raise TypeError(f"tnp.clip: keyword {sorted(bad)[0]!r} is not supported")
+    kw = {k: np.dtype(v) if k == "dtype" else v for k, v in kwargs.items()}
+    shape, dt = numpy_probe(np.clip, spec(x), _bound_spec(lo), _bound_spec(hi), **kw)
+    if out is not None:
+        numpy_probe(np.clip, _unit(x), _unit_bound(lo), _unit_bound(hi),
+                    out=Spec(((1,) * out.ndim, out.dtype)), **kw)
+    if dt.kind in "iu":  # NumPy 2 clips by out-of-range Python ints as by the dtype's limits
+        info = np.iinfo(dt)
+        lo, hi = (builtins.min(builtins.max(b, int(info.min)), int(info.max))
+                  if type(b) is int else b for b in (lo, hi))
+    r = _clip(x, lo, hi, dt)
+    if out is None:
+        return r
+    write.assign(out, r)
+    return out
+
+
+@normalize
+def _round(a: ArrayLike, f: ArrayLike, decimals, dt):
+    if dt.kind == "c":
+        return jax.lax.complex(_round_real(a.real, f, decimals, a.real.dtype),
+                               _round_real(a.imag, f, decimals, a.real.dtype))
+    return _round_real(a, f, decimals, dt)
+
+
+def _round_real(a, f, decimals, dt):
+    """NumPy's steps: multiply (divide) by 10**|decimals|, rint, divide (multiply) back.
+    ``f`` is a traced operand, so XLA cannot turn the division into a reciprocal multiply."""
+    if a.dtype.kind in "iu":
+        if decimals >= 0:
+            return a.astype(dt)
+        wide = np.dtype(np.uint64 if dt.kind == "u" else np.int64)
+        return (jnp.rint(a.astype(np.float64) / f) * f).astype(wide).astype(dt)
+    a, f = a.astype(dt), f.astype(dt)
+    if decimals >= 0:
+        return jnp.rint(a * f) / f
+    return jnp.rint(a / f) * f
+
+
+@np_doc(np.round)
+def round(a, decimals=0, out=None):
+    x = asarray(a)
+    decimals = operator_index(decimals)
+    dt = numpy_probe(np.round, _unit(x), decimals,
+                     None if out is None else Spec(((1,) * out.ndim, out.dtype)))[1]
+    r = _round(x, np.float64(10.0 ** abs(decimals)), decimals,
+               dt if out is None else np.dtype(x.dtype) if x.dtype.kind != "b" else dt)
+    if out is None:
+        return r
+    write.assign(out, r)
+    return out
+
+
+@np_doc(np.around)
+def around(a, decimals=0, out=None):
+    return round(a, decimals, out)
+
+
+@np_doc(np.fix)
+@normalize
+def fix(x: ArrayLike, out: OutArray = None):
+    dt = numpy_probe(np.fix, _unit(x))[1]
+    return jnp.trunc(x).astype(dt) if x.dtype.kind in "fc" else x.astype(dt)
+
+
+@normalize
+def _nan_to_num(x: ArrayLike, nan, posinf, neginf):
+    if x.dtype.kind not in "fc":
+        return x
+    rt = np.dtype({"F": "f", "D": "d"}.get(x.dtype.char, x.dtype.char))
+    info = np.finfo(rt)
+    big = info.max if posinf is None else posinf
+    small = info.min if neginf is None else neginf
+
+    def fix_part(v):
+        v = jnp.where(jnp.isnan(v), jnp.asarray(nan).astype(rt), v)
+        v = jnp.where(jnp.isposinf(v), jnp.asarray(big).astype(rt), v)
+        return jnp.where(jnp.isneginf(v), jnp.asarray(small).astype(rt), v)
+    if x.dtype.kind == "c":
+        return jax_complex(fix_part(x.real), fix_part(x.imag), x.dtype)
+    return fix_part(x)
+
+
+def jax_complex(re, im, dt):
+    return (re.astype(dt) + jnp.asarray(1j, dt) * im.astype(dt)).astype(dt)
+
+
+@np_doc(np.nan_to_num)
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    arr = x if isinstance(x, ndarray) else asarray(x)
+    r = _nan_to_num(arr, nan, posinf, neginf)
+    if copy or not isinstance(x, ndarray):
+        return r
+    write.assign(x, r)
+    return x
+
+
+@normalize
+def _unwrap(p: ArrayLike, discont, axis, period):
+    axis = normalize_axis(axis, p.ndim)
+    n = p.shape[axis]
+    dd = _diff.__wrapped__(p, 1, axis, None, None)
+    if discont is None:
+        discont = period / 2
+    from .._core.dtypes import result_type
+    dtype = result_type(np.dtype(dd.dtype), period)
+    if dtype.kind in "iu":
+        interval_high, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        interval_high = period / 2
+        ambiguous = True
+    interval_low = -interval_high
+    ddc = dd.astype(dtype)
+    ddmod = jnp.mod(ddc - jnp.asarray(interval_low, dtype), jnp.asarray(period, dtype)) + \
+        jnp.asarray(interval_low, dtype)
+    if ambiguous:
+        ddmod = jnp.where((ddmod == interval_low) & (dd > 0), jnp.asarray(interval_high, dtype),
+                          ddmod)
+    ph = ddmod - ddc
+    ph = jnp.where(jnp.abs(dd) < discont, jnp.zeros((), dtype), ph)
+    cs = jnp.cumsum(ph, axis=axis, dtype=dtype)
+    head = jnp.take(p, jnp.arange(0, min(1, n)), axis=axis).astype(dtype)
+    tail = jnp.take(p, jnp.arange(1, n), axis=axis).astype(dtype) + cs
+    return jnp.concatenate([head, tail.astype(dtype)], axis=axis)
+
+
+@np_doc(np.unwrap)
+def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
+    x = asarray(p)
+    if x.ndim == 0:
+        numpy_probe(np.unwrap, spec(to_jax(x)), discont, axis, period=period)
+    return _unwrap(x, discont, operator_index(axis), period)
+
+
+@np_doc(np.sinc)
+@normalize
+def sinc(x: ArrayLike):
+    dt = numpy_probe(np.sinc, _unit(x))[1]
+    x = jnp.asarray(np.pi, dt) * x.astype(dt)
+    eps = np.finfo(dt).eps if dt.kind == "f" else 1e-20
+    y = jnp.where(x != 0, x, jnp.asarray(eps, dt))
+    return (jnp.sin(y) / y).astype(dt)
+
+
+@np_doc(np.i0)
+@normalize
+def i0(x: ArrayLike):
+    dt = numpy_probe(np.i0, _unit(x))[1]
+    return jnp.i0(jnp.abs(x.astype(np.float64))).astype(dt)
+
+
+@np_doc(np.angle)
+@normalize
+def angle(z: ArrayLike, deg=False):
+    dt = numpy_probe(np.angle, _unit(z), deg)[1]
+    ct = np.dtype(np.float32) if dt == np.float16 else dt
+    if z.dtype.kind == "c":
+        a = jnp.arctan2(z.imag.astype(ct), z.real.astype(ct))
+    else:
+        a = jnp.arctan2(jnp.zeros((), ct), z.astype(ct))
+    if deg:
+        a = a.astype(dt) * jnp.asarray(180 / np.pi, dt)
+    return a.astype(dt)
+
+
+@np_doc(np.real)
+def real(val):
+    try:
+        return val.real
+    except AttributeError:
+        return asarray(val).real
+
+
+@np_doc(np.imag)
+def imag(val):
+    try:
+        return val.imag
+    except AttributeError:
+        return asarray(val).imag

@@ -1,0 +1,144 @@
+"""Building matrices: eye, identity, tri, tril, triu, diag, diagflat, vander."""
+import functools
+import math
+import operator
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import dtypes
+from .._core.ndarray import ndarray
+from .._core.normalize import ArrayLike, normalize
+from .._core.np_doc import np_doc
+from .creation import asarray
+
+__all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander"]
+
+
+def _dim(n):
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    return n
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+def _eye_kernel(n, m, k, dtype):
+    return jnp.eye(n, m, k, dtype=dtype)
+
+
+@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+def _tri_kernel(n, m, k, dtype):
+    return _tri_mask(n, m, k).astype(dtype)
+
+
+def _tri_mask(n, m, k):
+    """NumPy's ``greater_equal.outer(arange(n), arange(-k, m - k, dtype=<an int type>))``: the
+    column values come from NumPy's integer arange fill, so a float ``k`` acts as NumPy's does."""
+    first, second = int(-k), int(-k + 1)
+    cols = first + jnp.arange(m, dtype=np.int64) * (second - first)
+    return jnp.arange(n, dtype=np.int64)[:, None] >= cols[None, :]
+
+
+@np_doc(np.eye)
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    n = _dim(N)
+    m = n if M is None else _dim(M)
+    k = m if k >= m else operator.index(k)  # NumPy reads k as an index only when it is < M
+    return ndarray._wrap(_eye_kernel(n, m, k, dtypes.canonical(dtype).char))
+
+
+@np_doc(np.identity)
+def identity(n, dtype=None, *, like=None):
+    return eye(n, dtype=float if dtype is None else dtype)
+
+
+@np_doc(np.tri)
+def tri(N, M=None, k=0, dtype=float, *, like=None):
+    # NumPy's tri is ``greater_equal.outer(arange(N), arange(-k, M - k))``: float sizes and
+    # offsets work, negative sizes give empty results.
+    n = _arange_len(N)
+    m = n if M is None else _arange_len(M)
+    k = _offset(k)
+    return ndarray._wrap(_tri_kernel(n, m, k, dtypes.canonical(dtype).char))
+
+
+def _arange_len(n):
+    return max(math.ceil(n), 0) if isinstance(n, (float, np.floating)) else max(
+        operator.index(n), 0)
+
+
+def _offset(k):
+    """A diagonal offset as NumPy's tri takes it: an integer, or a float (kept as given)."""
+    return float(k) if isinstance(k, (float, np.floating)) else operator.index(k)
+
+
+def _triangle(m, k, lower):
+    if m.ndim == 0:
+        np.tril(np.zeros(()))  # NumPy's TypeError for 0-d input
+    n, cols = (m.shape[0], m.shape[0]) if m.ndim == 1 else m.shape[-2:]
+    mask = _tri_mask(n, cols, k if lower else k - 1)
+    if not lower:
+        mask = ~mask
+    return jnp.where(mask, m, jnp.zeros((), m.dtype))
+
+
+@np_doc(np.tril)
+@normalize
+def tril(m: ArrayLike, k=0):
+    return _triangle(m, _offset(k), True)
+
+
+@np_doc(np.triu)
+@normalize
+def triu(m: ArrayLike, k=0):
+    return _triangle(m, _offset(k), False)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _diag_from_vector(v, k):
+    n = v.shape[0] + abs(k)
+    i = jnp.arange(v.shape[0])
+    rows, cols = (i, i + k) if k >= 0 else (i - k, i)
+    return jnp.zeros((n, n), v.dtype).at[rows, cols].set(v)
+
+
+@np_doc(np.diag, notes="For 2-d input the result is a read-only view, as in NumPy.")
+def diag(v, k=0):
+    v = asarray(v)
+    k = operator.index(k)
+    if v.ndim == 1:
+        return ndarray._wrap(_diag_from_vector(v._value, k))
+    if v.ndim == 2:
+        rows, cols = v.shape
+        n = max(0, min(rows + min(k, 0), cols - max(k, 0)))
+        return v._view(("diagonal", (k, 0, 1)), (), (n,))
+    raise ValueError("Input must be 1- or 2-d.")
+
+
+@np_doc(np.diagflat)
+def diagflat(v, k=0):
+    v = asarray(v)
+    return ndarray._wrap(_diag_from_vector(v._value.reshape(-1), operator.index(k)))
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2, 3))
+def _vander_kernel(x, n, increasing, dtype):
+    cols = jnp.concatenate([jnp.ones((x.shape[0], min(n, 1)), dtype),
+                            jnp.broadcast_to(x.astype(dtype)[:, None],
+                                             (x.shape[0], max(n - 1, 0)))], axis=1)
+    v = jnp.cumprod(cols, axis=1, dtype=dtype)
+    return v if increasing else v[:, ::-1]
+
+
+@np_doc(np.vander)
+def vander(x, N=None, increasing=False):
+    x = asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = x.shape[0] if N is None else operator.index(N)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    dtype = dtypes.check_supported(np.promote_types(x.dtype, int))
+    return ndarray._wrap(_vander_kernel(x._value, n, bool(increasing), dtype.char))

@@ -1,0 +1,308 @@
+"""Products of arrays: dot, vdot, inner, outer, tensordot, einsum, einsum_path, kron, trace, cross.
+
+Result dtypes are NumPy's (its own functions run on tiny placeholders, cached). Integer products
+are computed in 64 bits and wrapped to NumPy's dtype, bool products are logical (any of and),
+float16 accumulates in float32 as NumPy does, and floats use XLA's highest precision.
+"""
+import functools
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core import write
+from .._core.ndarray import ndarray
+from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis, to_jax
+from .._core.np_doc import np_doc
+
+__all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "trace",
+           "cross"]
+
+HIGHEST = jax.lax.Precision.HIGHEST
+
+
+class Spec(tuple):
+    """A placeholder operand for ``numpy_probe``: (shape, dtype)."""
+
+
+def spec(x):
+    return Spec((tuple(x.shape), np.dtype(x.dtype)))
+
+
+def _placeholder(x):
+    if isinstance(x, Spec):
+        if int(np.prod(x[0])) <= 1:  # writeable, so it can stand for an ``out=`` array
+            return np.ones(x[0], x[1])
+        return np.broadcast_to(np.ones((), x[1]), x[0])
+    if isinstance(x, tuple):
+        return tuple(_placeholder(v) for v in x)
+    return x
+
+
+@functools.lru_cache(maxsize=None)
+def _probe(fn, args, kwargs):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        r = fn(*_placeholder(args), **{k: _placeholder(v) for k, v in kwargs})
+    return jax.tree_util.tree_map(lambda v: Spec((np.shape(v), np.asarray(v).dtype)), r)
+
+
+def numpy_probe(fn, *args, **kwargs):
+    """NumPy's result (shape, dtype) of ``fn`` on placeholders (``Spec``s) of the operands.
+
+    Cached by shapes, dtypes and static arguments; raises NumPy's exception where NumPy does."""
+    return _probe(fn, args, tuple(sorted(kwargs.items())))
+
+
+def compute_dtype(dt):
+    """The dtype a product of ``dt`` accumulates in (cast back to ``dt`` afterwards)."""
+    if dt.kind == "b" or dt.kind == "i":
+        return np.dtype(np.int64)
+    if dt.kind == "u":
+        return np.dtype(np.uint64)
+    if dt == np.float16:
+        return np.dtype(np.float32)
+    return dt
+
+
+def finish(r, dt):
+    """A product computed in ``compute_dtype(dt)`` as NumPy's ``dt``; NumPy's sums start at +0,
+    so a -0.0 product comes out as +0.0."""
+    if dt.kind == "f":
+        r = jnp.where(r == 0, jnp.zeros((), r.dtype), r)
+    elif dt.kind == "c":
+        re, im = r.real, r.imag
+        r = jax.lax.complex(jnp.where(re == 0, 0, re).astype(re.dtype),
+                            jnp.where(im == 0, 0, im).astype(im.dtype))
+    return (r != 0) if dt.kind == "b" else r.astype(dt)
+
+
+def _tdot(a, b, axes, dt):
+    ct = compute_dtype(dt)
+    r = jnp.tensordot(a.astype(ct), b.astype(ct), axes, precision=HIGHEST,
+                      preferred_element_type=ct)
+    return finish(r, dt)
+
+
+def _check_out(out, shape, dtype):
+    if not isinstance(out, ndarray) or out.shape != shape or out.dtype != dtype:
+        raise ValueError("output array is not acceptable (must have the right datatype, number of "
+                         "dimensions, and be a C-contiguous array)")
+
+
+def _not_aligned(ash, bsh, i, j):
+    raise ValueError(f"shapes {ash} and {bsh} not aligned: {ash[i]} (dim {i}) != {bsh[j]} "
+                     f"(dim {j})")
+
+
+@normalize
+def _dot(a: ArrayLike, b: ArrayLike):
+    dt = numpy_probe(np.dot, Spec(((1,) * a.ndim, a.dtype)), Spec(((1,) * b.ndim, b.dtype)))[1]
+    if a.ndim == 0 or b.ndim == 0:
+        return _tdot(a, b, 0, dt)
+    j = max(b.ndim - 2, 0)
+    if a.shape[-1] != b.shape[j]:
+        _not_aligned(a.shape, b.shape, a.ndim - 1, j)
+    return _tdot(a, b, ([a.ndim - 1], [j]), dt)
+
+
+@np_doc(np.dot)
+def dot(a, b, out=None):
+    r = _dot(a, b)
+    if out is None:
+        return r
+    _check_out(out, r.shape, r.dtype)
+    write.assign(out, r)
+    return out
+
+
+@np_doc(np.vdot)
+@normalize
+def vdot(a: ArrayLike, b: ArrayLike, /):
+    dt = numpy_probe(np.vdot, Spec(((1,), a.dtype)), Spec(((1,), b.dtype)))[1]
+    if a.size != b.size:
+        raise ValueError("vectors have different lengths")
+    a = a.ravel()
+    if a.dtype.kind == "c":
+        a = jnp.conj(a)
+    return _tdot(a, b.ravel(), 1, dt)
+
+
+@np_doc(np.inner)
+@normalize
+def inner(a: ArrayLike, b: ArrayLike, /):
+    dt = numpy_probe(np.inner, Spec(((1,) * a.ndim, a.dtype)), Spec(((1,) * b.ndim, b.dtype)))[1]
+    if a.ndim == 0 or b.ndim == 0:
+        return _tdot(a, b, 0, dt)
+    if a.shape[-1] != b.shape[-1]:
+        _not_aligned(a.shape, b.shape, a.ndim - 1, b.ndim - 1)
+    return _tdot(a, b, ([a.ndim - 1], [b.ndim - 1]), dt)
+
+
+@normalize
+def _outer(a: ArrayLike, b: ArrayLike):
+    dt = numpy_probe(np.outer, Spec(((1,), a.dtype)), Spec(((1,), b.dtype)))[1]
+    a, b = a.ravel().astype(dt), b.ravel().astype(dt)
+    if dt.kind == "b":
+        return a[:, None] & b[None, :]
+    return a[:, None] * b[None, :]
+
+
+@np_doc(np.outer)
+def outer(a, b, out=None):
+    r = _outer(a, b)
+    if out is None:
+        return r
+    from .ufuncs import multiply
+    return multiply(r, True, out=out) if r.dtype.kind == "b" else multiply(r, 1, out=out)
+
+
+def _tensordot_axes(axes, ash, bsh):
+    try:
+        iter(axes)
+    except TypeError:
+        n = int(axes)
+        axes_a, axes_b = list(range(-n, 0)), list(range(n))
+    else:
+        axes_a, axes_b = axes
+    axes_a = [axes_a] if isinstance(axes_a, (int, np.integer)) else list(axes_a)
+    axes_b = [axes_b] if isinstance(axes_b, (int, np.integer)) else list(axes_b)
+    if len(axes_a) != len(axes_b) or any(
+            ash[i] != bsh[j] for i, j in zip(axes_a, axes_b)):
+        raise ValueError("shape-mismatch for sum")
+    return ([i % len(ash) for i in axes_a], [j % len(bsh) for j in axes_b])
+
+
+@np_doc(np.tensordot)
+@normalize
+def tensordot(a: ArrayLike, b: ArrayLike, axes=2):
+    dt = numpy_probe(np.dot, Spec(((1,), a.dtype)), Spec(((1,), b.dtype)))[1]
+    return _tdot(a, b, _tensordot_axes(axes, a.shape, b.shape), dt)
+
+
+def _split_operands(operands):
+    """einsum's operands in the subscripts-string form: (subscripts, arrays)."""
+    if operands and isinstance(operands[0], str):
+        return operands[0], list(operands[1:])
+    n = len(operands) - len(operands) % 2
+    ops, subs = list(operands[0:n:2]), list(operands[1:n:2])
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+    def conv(sub):
+        s = ""
+        for k in sub:
+            if k is Ellipsis:
+                s += "..."
+            else:
+                k = int(k)
+                if not 0 <= k < 52:
+                    raise ValueError("subscript is not within the valid range [0, 52)")
+                s += letters[k]
+        return s
+    text = ",".join(conv(s) for s in subs)
+    if len(operands) % 2:
+        text += "->" + conv(operands[-1])
+    return text, ops
+
+
+def _jax_path(optimize):
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        return tuple(tuple(p) for p in optimize[1:])
+    if optimize in ("greedy", "optimal"):
+        return optimize
+    return "auto" if optimize else "unoptimized"
+
+
+@normalize
+def _einsum(subscripts, ops: ArrayLikeSeq, dtype, casting, optimize):
+    dt = np.result_type(*[o.dtype for o in ops]) if dtype is None else dtype
+    for o in ops:
+        if not np.can_cast(o.dtype, dt, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{o.dtype}') to dtype('{dt}') "
+                            f"according to the rule '{casting}'")
+    ct = compute_dtype(dt)
+    try:
+        path = (list(optimize) if isinstance(optimize, tuple) else
+                "auto" if optimize == "unoptimized" else optimize)
+        r = jnp.einsum(subscripts, *[o.astype(ct) for o in ops], optimize=path,
+                       precision=HIGHEST, preferred_element_type=ct)
+    except (TypeError, ValueError, IndexError) as e:
+        raise ValueError(str(e)) from None
+    # NumPy's unoptimized einsum accumulates from +0; its optimized path keeps -0.0 products
+    return finish(r, dt) if len(ops) > 1 and optimize == "unoptimized" else (
+        (r != 0) if dt.kind == "b" else r.astype(dt))
+
+
+@np_doc(np.einsum)
+def einsum(*operands, out=None, optimize=False, **kwargs):
+    bad = set(kwargs) - {"dtype", "order", "casting"}
+    if bad:
+        raise TypeError(f"'{sorted(bad)[0]}' is an invalid keyword argument for einsum")
+    subscripts, ops = _split_operands(operands)
+    dtype = kwargs.get("dtype")
+    r = _einsum(subscripts, ops, None if dtype is None else np.dtype(dtype),
+                kwargs.get("casting", "safe"), _jax_path(optimize))
+    if out is None:
+        return r
+    if not isinstance(out, ndarray) or out.shape != r.shape:
+        raise ValueError("output has wrong dimensions or dtype")
+    write.assign(out, r)
+    return out
+
+
+@np_doc(np.einsum_path)
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """A contraction order from shapes only: NumPy's own planner on placeholders."""
+    subscripts, ops = _split_operands(operands)
+    args = [subscripts] + [_placeholder(spec(to_jax(o))) for o in ops]
+    return np.einsum_path(*args, optimize=optimize, einsum_call=einsum_call)
+
+
+@np_doc(np.kron)
+@normalize
+def kron(a: ArrayLike, b: ArrayLike):
+    dt = numpy_probe(np.kron, Spec(((1,) * a.ndim, a.dtype)), Spec(((1,) * b.ndim, b.dtype)))[1]
+    nd = max(a.ndim, b.ndim)
+    a = a.reshape((1,) * (nd - a.ndim) + a.shape).astype(dt)
+    b = b.reshape((1,) * (nd - b.ndim) + b.shape).astype(dt)
+    r = (a.reshape(sum(((n, 1) for n in a.shape), ())) *
+         b.reshape(sum(((1, n) for n in b.shape), ())))
+    return r.reshape(tuple(m * n for m, n in zip(a.shape, b.shape))).astype(dt)
+
+
+@normalize
+def _trace(a: ArrayLike, offset, axis1, axis2, dtype):
+    dt = numpy_probe(np.trace, Spec(((1,) * a.ndim, a.dtype)), 0, axis1, axis2, dtype)[1]
+    ct = compute_dtype(dt) if dt.kind != "b" else dt
+    d = jnp.diagonal(a, offset, axis1, axis2)
+    return jnp.sum(d.astype(ct), axis=-1, dtype=ct).astype(dt)
+
+
+@np_doc(np.trace)
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    r = _trace(a, offset, axis1, axis2, None if dtype is None else np.dtype(dtype))
+    if out is None:
+        return r
+    write.assign(out, r)
+    return out
+
+
+@np_doc(np.cross)
+@normalize
+def cross(a: ArrayLike, b: ArrayLike, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    shape, dt = numpy_probe(np.cross, spec(a), spec(b), axisa, axisb, axisc, axis)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = jnp.moveaxis(a, normalize_axis(axisa, a.ndim), -1).astype(dt)
+    b = jnp.moveaxis(b, normalize_axis(axisb, b.ndim), -1).astype(dt)
+    if a.shape[-1] == 2:
+        a = jnp.concatenate([a, jnp.zeros(a.shape[:-1] + (1,), dt)], -1)
+    if b.shape[-1] == 2:
+        b = jnp.concatenate([b, jnp.zeros(b.shape[:-1] + (1,), dt)], -1)
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    r = jnp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], -1)
+    if len(shape) == len(r.shape) - 1:
+        return r[..., 2].reshape(shape)
+    return jnp.moveaxis(r, -1, normalize_axis(axisc, len(shape))).reshape(shape)

@@ -1,0 +1,315 @@
+"""Searching and selecting: where, nonzero, argwhere, flatnonzero, extract, select, piecewise,
+choose, compress, take, take_along_axis, searchsorted.
+
+Sync points (eager only; under a JAX trace they raise ``TnpTracingError``): the output shape of
+``nonzero``/``argwhere``/``flatnonzero``/``extract``/``compress``/1-argument ``where``, and the
+out-of-bounds checks of ``take``/``take_along_axis``/``choose`` in ``mode='raise'``.
+"""
+import collections.abc
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .._core import dtypes, write
+from .._core.errors import TnpTracingError
+from .._core.ndarray import ndarray
+from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
+                               normalize_axis, to_jax)
+from .._core.np_doc import np_doc
+from .creation import asarray, zeros_like
+from .sorting import less
+
+__all__ = ["where", "nonzero", "argwhere", "flatnonzero", "extract", "select", "piecewise",
+           "choose", "compress", "take", "take_along_axis", "searchsorted"]
+
+
+def concrete(x, what, alternative):
+    """Raise TnpTracingError when ``x`` is traced: ``what`` needs its concrete value."""
+    if isinstance(x, jax.core.Tracer):
+        raise TnpTracingError(f"tnp.{what} needs concrete values (a data-dependent shape or an "
+                              f"index check) and cannot run under a JAX trace; use {alternative}")
+
+
+_count_nonzero = jax.jit(lambda a: jnp.count_nonzero(a))
+_nonzero_sized = jax.jit(lambda a, n: tuple(i.astype(np.int64) for i in jnp.nonzero(a, size=n)),
+                         static_argnums=1)
+
+
+def _nonzero(a):
+    concrete(a, "nonzero", "jnp.nonzero(x, size=...) or tnp.where(cond, x, y)")
+    return _nonzero_sized(a, int(_count_nonzero(a)))
+
+
+@np_doc(np.nonzero, notes="Sync point: the number of nonzero elements is read from the device.")
+@normalize(jit=False)
+def nonzero(a: ArrayLike):
+    if a.ndim == 0:
+        raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                         "np.atleast_1d(scalar).nonzero() instead.")
+    return _nonzero(a)
+
+
+@np_doc(np.flatnonzero, notes="Sync point (as nonzero).")
+@normalize(jit=False)
+def flatnonzero(a: ArrayLike):
+    return _nonzero(a.ravel())[0]
+
+
+@np_doc(np.argwhere, notes="Sync point (as nonzero).")
+@normalize(jit=False)
+def argwhere(a: ArrayLike):
+    if a.ndim == 0:
+        return jnp.stack(_nonzero(a.reshape(1)), axis=1)[:, :0]
+    return jnp.stack(_nonzero(a), axis=1).reshape(-1, a.ndim)
+
+
+@np_doc(np.extract, notes="Sync point (as nonzero).")
+@normalize(jit=False)
+def extract(condition: ArrayLike, arr: ArrayLike):
+    idx = _nonzero(condition.ravel())[0]
+    return _take_raise(arr.ravel(), idx, 0)
+
+
+@normalize
+def _where3(condition: ArrayLike, x: ArrayOrScalar, y: ArrayOrScalar, dt):
+    return jnp.where(condition.astype(bool), jnp.asarray(x, dt), jnp.asarray(y, dt))
+
+
+@np_doc(np.where, notes="One argument: sync point (as nonzero).")
+def where(condition, x=None, y=None, /):
+    if x is None and y is None:
+        return nonzero(asarray(condition))
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    dt = dtypes.result_type(x, y)  # out-of-range Python ints wrap, as in NumPy's where
+    return _where3(condition, x, y, dt)
+
+
+@normalize
+def _select_kernel(conds: ArrayLikeSeq, choices: ArrayLikeSeq, default: ArrayOrScalar, dt):
+    shape = jnp.broadcast_shapes(*(c.shape for c in conds + choices), jnp.shape(default))
+    result = jnp.broadcast_to(jnp.asarray(default, dt), shape)
+    for cond, choice in zip(conds[::-1], choices[::-1]):
+        result = jnp.where(cond, choice.astype(dt), result)
+    return result
+
+
+@np_doc(np.select)
+def select(condlist, choicelist, default=0):
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(condlist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    keys = [c if type(c) in (int, float, complex) else asarray(c)
+            for c in list(choicelist) + [default]]
+    try:
+        dt = dtypes.result_type(*keys)
+    except TypeError as e:
+        raise TypeError(f"Choicelist and default value do not have a common dtype: {e}") from None
+    conds = [asarray(c) for c in condlist]
+    for i, c in enumerate(conds):
+        if c.dtype != np.bool_:
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+    choices = [asarray(c, dtype=dt) for c in keys[:-1]]
+    return _select_kernel(conds, choices, keys[-1], dt)
+
+
+@np_doc(np.piecewise, notes="Eager: the functions get x[cond] (a boolean-mask sync point).")
+def piecewise(x, condlist, funclist, *args, **kw):
+    x = asarray(x)
+    n2 = len(funclist)
+    first = None if np.isscalar(condlist) else condlist[0]
+    is_seq = isinstance(first, (list, np.ndarray)) or (isinstance(first, ndarray) and first.ndim)
+    if np.isscalar(condlist) or (not is_seq and x.ndim != 0):
+        condlist = [condlist]
+    conds = jnp.stack([to_jax(c) for c in condlist]).astype(bool)
+    n = len(conds)
+    if n == n2 - 1:
+        conds = jnp.concatenate([conds, ~jnp.any(conds, axis=0, keepdims=True)], axis=0)
+    elif n != n2:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    y = zeros_like(x)
+    for cond, func in zip(conds, funclist):
+        cond = asarray(cond)
+        if not isinstance(func, collections.abc.Callable):
+            y[cond] = func
+        else:
+            vals = x[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
+def _mode(mode):
+    """NumPy's clip-mode parsing (its own error for a bad mode), as 'raise', 'wrap' or 'clip'."""
+    np.take(np.zeros(1), [0], mode=mode)
+    return {"r": "raise", "w": "wrap", "c": "clip"}[str(mode)[0].lower()]
+
+
+_out_of_bounds = jax.jit(lambda idx, n: jnp.any((idx < -n) | (idx >= n)))
+_first_bad = jax.jit(lambda idx, n: idx.ravel()[jnp.argmax(((idx < -n) | (idx >= n)).ravel())])
+
+
+def check_bounds(idx, n, axis, what):
+    """IndexError as NumPy's for an index array out of ``[-n, n)`` (a sync point)."""
+    if idx.size == 0:
+        return
+    concrete(idx, what, "mode='wrap' or mode='clip'")
+    if bool(_out_of_bounds(idx, n)):
+        raise IndexError(f"index {int(_first_bad(idx, n))} is out of bounds for axis {axis} "
+                         f"with size {n}")
+
+
+def _take_impl(a, idx, axis, mode):
+    n = a.shape[axis]
+    idx = idx.astype(np.int64)
+    if mode == "wrap":
+        idx = jnp.mod(idx, max(n, 1))
+    elif mode == "clip":
+        idx = jnp.clip(idx, 0, max(n - 1, 0))
+    else:
+        idx = jnp.where(idx < 0, idx + n, idx)
+    return jnp.take(a, idx, axis=axis, mode="clip")
+
+
+_take_kernel = jax.jit(_take_impl, static_argnums=(2, 3))
+
+
+def _take_raise(a, idx, axis):
+    check_bounds(idx, a.shape[axis], axis, "take")
+    return _take_kernel(a, idx, axis, "raise")
+
+
+@np_doc(np.take, notes="mode='raise': sync point (the bounds check reads the device).")
+@normalize(jit=False)
+def take(a: ArrayLike, indices: ArrayLike, axis=None, out: OutArray = None, mode="raise"):
+    mode = _mode(mode)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    else:
+        axis = normalize_axis(axis, a.ndim)
+    if indices.dtype.kind not in "biuf":
+        raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
+                        "according to the rule 'safe'")
+    n = a.shape[axis]
+    if n == 0 and indices.size:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if mode == "raise":
+        check_bounds(indices.astype(np.int64), n, axis, "take")
+    return _take_kernel(a, indices, axis, mode)
+
+
+@normalize
+def _take_along_kernel(arr: ArrayLike, indices: ArrayLike, axis):
+    n = arr.shape[axis]
+    idx = jnp.where(indices < 0, indices + n, indices)
+    return jnp.take_along_axis(arr, idx, axis=axis, mode="clip")
+
+
+@np_doc(np.take_along_axis, notes="Sync point: the bounds check reads the device.")
+def take_along_axis(arr, indices, axis=-1):
+    arr, indices = asarray(arr), asarray(indices)
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        arr, axis = arr.ravel(), 0
+    elif indices.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    axis = normalize_axis(axis, arr.ndim)
+    np.broadcast_shapes(arr.shape[:axis] + arr.shape[axis + 1:],
+                        indices.shape[:axis] + indices.shape[axis + 1:])
+    check_bounds(indices._value, arr.shape[axis], axis, "take_along_axis")
+    return _take_along_kernel(arr, indices, axis)
+
+
+@normalize
+def _choose_kernel(a: ArrayLike, choices: ArrayLikeSeq, mode, dt):
+    n = len(choices)
+    if mode == "wrap":
+        a = jnp.mod(a, n)
+    elif mode == "clip":
+        a = jnp.clip(a, 0, n - 1)
+    return jnp.choose(a, [c.astype(dt) for c in choices], mode="clip")
+
+
+_choice_bad = jax.jit(lambda a, n: jnp.any((a < 0) | (a >= n)))
+
+
+@np_doc(np.choose, notes="mode='raise': sync point (the bounds check reads the device).")
+def choose(a, choices, out=None, mode="raise"):
+    a = asarray(a)
+    mode = _mode(mode)
+    if not np.can_cast(a.dtype, np.intp, "safe"):
+        raise TypeError(f"Cannot cast array data from {a.dtype!r} to dtype('int64') according "
+                        "to the rule 'safe'")
+    choices = [asarray(c) for c in choices]
+    if not choices:
+        raise ValueError("0-length sequence.")
+    dt = dtypes.result_type(*choices)
+    np.broadcast_shapes(a.shape, *(c.shape for c in choices))
+    if mode == "raise" and a.size:
+        concrete(a._value, "choose", "mode='wrap' or mode='clip'")
+        if bool(_choice_bad(a._value, len(choices))):
+            raise ValueError("invalid entry in choice array")
+    result = _choose_kernel(a, choices, mode, dt)
+    if out is None:
+        return result
+    write.assign(out, result)
+    return out
+
+
+@np_doc(np.compress, notes="Sync point (as nonzero).")
+def compress(condition, a, axis=None, out=None):
+    condition = asarray(condition)
+    if condition.ndim != 1:
+        raise ValueError("condition must be a 1-d array")
+    idx = _nonzero(condition._value.astype(bool))[0]
+    return take(a, idx, axis=axis, out=out)
+
+
+def search(a, v, right):
+    """Insertion points of ``v`` in the sorted 1-D ``a`` (NumPy's order, NaNs last): a
+    vectorised binary search."""
+    n = a.shape[0]
+    lo = jnp.zeros(v.shape, np.int64)
+    if n == 0:
+        return lo
+
+    def step(_, c):
+        lo, hi = c
+        mid = (lo + hi) // 2
+        am = a[jnp.clip(mid, 0, n - 1)]
+        go_right = ~less(v, am) if right else less(am, v)
+        active = lo < hi
+        return (jnp.where(active & go_right, mid + 1, lo),
+                jnp.where(active & ~go_right, mid, hi))
+    return lax.fori_loop(0, n.bit_length() + 1, step, (lo, jnp.full(v.shape, n, np.int64)))[0]
+
+
+@normalize
+def _searchsorted_kernel(a: ArrayLike, v: ArrayOrScalar, sorter: ArrayLike | None, right, dt):
+    a, v = a.astype(dt), jnp.asarray(v, dt)
+    if sorter is not None:
+        a = jnp.take(a, sorter.astype(np.int64), mode="clip")
+    return search(a, v, right)
+
+
+@np_doc(np.searchsorted)
+def searchsorted(a, v, side="left", sorter=None):
+    a = asarray(a)
+    dt = dtypes.result_type(a, v)
+    if not isinstance(v, (ndarray, jax.Array)) and type(v) not in dtypes.WEAK_PLACEHOLDER:
+        v = asarray(v)
+    right = bool(np.searchsorted(np.array([0]), np.array([0]), side=side)[0])
+    np.searchsorted(np.empty((0,) * a.ndim, a.dtype), 0)
+    if sorter is not None:
+        sorter = asarray(sorter)
+        if sorter.dtype.kind not in "iu":
+            raise TypeError("sorter must only contain integers")
+        if sorter.shape != a.shape:
+            raise ValueError("sorter.size must equal a.size")
+    return _searchsorted_kernel(a, v, sorter, right, dt)

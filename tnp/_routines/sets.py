@@ -1,0 +1,205 @@
+"""Set routines: unique and its array-API forms, isin, intersect1d, union1d, setdiff1d, setxor1d.
+
+The number of distinct elements is a data-dependent shape: these are sync points (eager only,
+``TnpTracingError`` under a JAX trace). Results are always sorted (NumPy's ``sorted=False`` only
+allows any order, so sorted is a valid answer).
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
+                                         UniqueInverseResult)
+
+from .._core import dtypes
+from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
+from .._core.np_doc import np_doc
+from .creation import asarray
+from .searching import concrete, search
+from .sorting import sort_keys
+
+__all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
+           "intersect1d", "union1d", "setdiff1d", "setxor1d"]
+
+
+def _row_argsort(rows):
+    """Stable lexicographic argsort of the rows of a 2-D array (NumPy's element order)."""
+    cols = [k for j in range(rows.shape[1]) for k in sort_keys(rows[:, j])]
+    idx = jnp.arange(rows.shape[0], dtype=np.int64)
+    if not cols:
+        return idx
+    return jax.lax.sort((*cols, idx), is_stable=True, num_keys=len(cols))[-1]
+
+
+def _same(a, b, equal_nan):
+    """Whether consecutive sorted elements (rows, if 2-D) are equal."""
+    eq = a == b
+    if equal_nan and a.dtype.kind in "fc":
+        eq = eq | (jnp.isnan(a) & jnp.isnan(b))
+    return eq.all(axis=1) if eq.ndim == 2 else eq
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def _unique_mask(rows, equal_nan):
+    perm = _row_argsort(rows) if rows.ndim == 2 else \
+        jax.lax.sort((*sort_keys(rows), jnp.arange(rows.shape[0], dtype=np.int64)),
+                     is_stable=True, num_keys=len(sort_keys(rows)))[-1]
+    aux = rows[perm]
+    mask = jnp.concatenate([jnp.ones(min(1, aux.shape[0]), bool),
+                            ~_same(aux[1:], aux[:-1], equal_nan)])
+    return perm, aux, mask
+
+
+@functools.partial(jax.jit, static_argnums=(3,))
+def _unique_parts(perm, aux, mask, n):
+    idx = jnp.nonzero(mask, size=n)[0].astype(np.int64)
+    inverse = jnp.zeros(perm.shape, np.int64).at[perm].set(jnp.cumsum(mask) - 1)
+    counts = jnp.diff(jnp.concatenate([idx, jnp.array([mask.shape[0]], np.int64)]))
+    # each group's earliest element in input order (NumPy's hash-based unique keeps that one)
+    first = jax.ops.segment_min(perm, jnp.cumsum(mask) - 1, num_segments=n)
+    return aux[idx], perm[idx], inverse, counts, first
+
+
+def _unique(ar, equal_nan):
+    """Sorted distinct elements (rows, if 2-D) of ``ar``, first indices, inverse, counts."""
+    concrete(ar, "unique", "jnp.unique(x, size=...)")
+    perm, aux, mask = _unique_mask(ar, equal_nan)
+    return _unique_parts(perm, aux, mask, int(jnp.count_nonzero(mask)))
+
+
+def _distinct(ar):
+    """What ``unique(ar)`` (no flags) gives: sorted, each value as first seen in ``ar``."""
+    first = _unique(ar, True)[4]
+    return ar[first]
+
+
+@np_doc(np.unique, notes="Sync point: the number of distinct values is read from the device. "
+        "Always sorted.")
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    return _unique_nd(ar, return_index, return_inverse, return_counts, axis, equal_nan)
+
+
+@normalize(jit=False)
+def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis, equal_nan):
+    if axis is None:
+        values, index, inverse, counts, first = _unique(ar.ravel(), equal_nan)
+        inverse = inverse.reshape(ar.shape)
+        if not (return_index or return_inverse or return_counts):
+            values = ar.ravel()[first]  # NumPy's hash-based path keeps the first seen
+    else:
+        axis = normalize_axis(axis, ar.ndim)
+        moved = jnp.moveaxis(ar, axis, 0)
+        rows = moved.reshape(moved.shape[0], -1)
+        values, index, inverse, counts, _ = _unique(rows, False)
+        values = jnp.moveaxis(values.reshape((-1,) + moved.shape[1:]), 0, axis)
+    extra = [r for r, flag in ((index, return_index), (inverse, return_inverse),
+                               (counts, return_counts)) if flag]
+    return (values, *extra) if extra else values
+
+
+@np_doc(np.unique_all)
+def unique_all(x):
+    return UniqueAllResult(*unique(x, True, True, True, equal_nan=False))
+
+
+@np_doc(np.unique_counts)
+def unique_counts(x):
+    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False))
+
+
+@np_doc(np.unique_inverse)
+def unique_inverse(x):
+    return UniqueInverseResult(*unique(x, return_inverse=True, equal_nan=False))
+
+
+@np_doc(np.unique_values, notes="Sorted (NumPy's order here is unspecified).")
+def unique_values(x):
+    return unique(x, equal_nan=False)
+
+
+@normalize
+def _isin_kernel(element: ArrayLike, test: ArrayLike, invert, dt):
+    e, t = element.astype(dt), test.ravel().astype(dt)
+    if t.size == 0:
+        return jnp.full(e.shape, invert, bool)
+    s = jax.lax.sort((*sort_keys(t), t), is_stable=True, num_keys=len(sort_keys(t)))[-1]
+    i = jnp.clip(search(s, e, False), 0, t.size - 1)
+    found = s[i] == e
+    return ~found if invert else found
+
+
+@np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind).")
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    element, test_elements = asarray(element), asarray(test_elements)
+    np.isin(np.empty(0, element.dtype), np.empty(0, test_elements.dtype), kind=kind)
+    dt = np.result_type(element.dtype, test_elements.dtype)
+    return _isin_kernel(element, test_elements, bool(invert), dt)
+
+
+def _sorted1d(aux):
+    """Stable argsort and sorted values of a 1-D jax array."""
+    keys = sort_keys(aux)
+    perm = jax.lax.sort((*keys, jnp.arange(aux.shape[0], dtype=np.int64)), is_stable=True,
+                        num_keys=len(keys))[-1]
+    return perm, aux[perm]
+
+
+def _compress(x, mask):
+    concrete(mask, "set routine", "jnp's set routines with size=")
+    return x[jnp.nonzero(mask, size=int(jnp.count_nonzero(mask)))[0]]
+
+
+@np_doc(np.intersect1d, notes="Sync point (as unique).")
+@normalize(jit=False)
+def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False, return_indices=False):
+    if not assume_unique and return_indices:
+        ar1, ind1 = _unique(ar1.ravel(), True)[:2]
+        ar2, ind2 = _unique(ar2.ravel(), True)[:2]
+    elif not assume_unique:
+        ar1, ar2 = _distinct(ar1.ravel()), _distinct(ar2.ravel())
+    else:
+        ar1, ar2 = ar1.ravel(), ar2.ravel()
+    dt = dtypes.result_type(ar1, ar2)
+    perm, aux = _sorted1d(jnp.concatenate([ar1.astype(dt), ar2.astype(dt)]))
+    mask = aux[1:] == aux[:-1]
+    int1d = _compress(aux[:-1], mask)
+    if not return_indices:
+        return int1d
+    i1 = _compress(perm[:-1], mask)
+    i2 = _compress(perm[1:], mask) - ar1.size
+    if not assume_unique:
+        i1, i2 = ind1[i1], ind2[i2]
+    return int1d, i1, i2
+
+
+@np_doc(np.union1d, notes="Sync point (as unique).")
+@normalize(jit=False)
+def union1d(ar1: ArrayLike, ar2: ArrayLike):
+    dt = dtypes.result_type(ar1, ar2)
+    return _distinct(jnp.concatenate([ar1.ravel().astype(dt), ar2.ravel().astype(dt)]))
+
+
+@np_doc(np.setdiff1d, notes="Sync point (as unique).")
+def setdiff1d(ar1, ar2, assume_unique=False):
+    if assume_unique:
+        ar1 = asarray(ar1).ravel()
+    else:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    keep = isin(ar1, ar2, assume_unique=True, invert=True)
+    return wrap_result(_compress(ar1._value, keep._value))
+
+
+@np_doc(np.setxor1d, notes="Sync point (as unique).")
+@normalize(jit=False)
+def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False):
+    if not assume_unique:
+        ar1, ar2 = _distinct(ar1.ravel()), _distinct(ar2.ravel())
+    dt = dtypes.result_type(ar1, ar2)
+    aux = jnp.concatenate([ar1.ravel().astype(dt), ar2.ravel().astype(dt)])
+    if aux.size == 0:
+        return aux
+    aux = _sorted1d(aux)[1]
+    flag = jnp.concatenate([jnp.ones(1, bool), aux[1:] != aux[:-1], jnp.ones(1, bool)])
+    return _compress(aux, flag[1:] & flag[:-1])

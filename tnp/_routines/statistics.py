@@ -1,0 +1,386 @@
+"""Order statistics and averages: median, quantile/percentile (every method), average, cov,
+corrcoef.
+
+Quantiles sort along the reduced axes on the device and interpolate with NumPy's formulas
+(Hyndman & Fan's methods exactly as ``numpy.quantile`` writes them). ``q`` is read on the host
+(a sync point if it is a device array): NumPy validates its values and its dtype decides the
+interpolation precision. Weighted quantiles check the weights' signs on the host (sync point).
+"""
+import functools
+import warnings
+from typing import Optional
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core.normalize import ArrayLike, OutArray, normalize
+from .._core.np_doc import np_doc
+from .creation import asarray
+from .reductions import (_NoValue, _axes, _hashable, _lex_last, _opt, accum_dtype,
+                         check_cast, checked_out)
+
+__all__ = ["median", "percentile", "quantile", "average", "cov", "corrcoef"]
+
+
+def _shrink(shape):
+    return tuple(s if s < 2 else 2 for s in shape)
+
+
+@functools.lru_cache(maxsize=1024)
+def _probe_q(name, shape, dt, qkey, wshape, kw):
+    """dtype of ``numpy.<name>`` on placeholders (raises NumPy's exception)."""
+    ph = np.zeros(_shrink(shape), dt)
+    q = qkey if not isinstance(qkey, tuple) else np.frombuffer(qkey[0], qkey[1]).reshape(qkey[2])
+    kwargs = dict(kw)
+    if wshape is not None:
+        kwargs["weights"] = np.ones(_shrink(wshape))
+    args = (ph,) if name.endswith("median") else (ph, q)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(getattr(np, name)(*args, **kwargs)).dtype
+
+
+def _qkey(q):
+    if q is None or type(q) in (int, float, bool):
+        return q
+    qh = np.asarray(q)
+    return (qh.tobytes(), qh.dtype.str, qh.shape)
+
+
+def probe_quantile(name, a, q, weights, **kw):
+    kw = tuple(sorted((k, _hashable(v)) for k, v in kw.items() if v is not _NoValue))
+    wshape = None if weights is None else tuple(np.shape(weights))
+    return _probe_q(name, tuple(a.shape), a.dtype, _qkey(q), wshape, kw)
+
+
+def _is_tracer(x):
+    return isinstance(getattr(x, "_value", x), jax.core.Tracer)
+
+
+def check_weights(w):
+    """NumPy's data-dependent weight checks (a sync point; skipped under tracing)."""
+    w = asarray(w)
+    if not _is_tracer(w) and bool(jnp.any(w.data < 0)):
+        raise ValueError("Weights must be non-negative.")
+
+
+# ---- the quantile engine -------------------------------------------------------------------
+def _virtual_index(method, nf, q):
+    """NumPy's virtual index (float) or direct index (int) for each method."""
+    def hf(alpha, beta):
+        return nf * q + (alpha + q * (1 - alpha - beta)) - 1
+
+    def discrete(index, cond):
+        prev = jnp.floor(index)
+        gamma = index - prev
+        res = jnp.where(cond(gamma, index), prev, prev + 1).astype(np.intp)
+        return jnp.maximum(res, 0)
+
+    table = {
+        "inverted_cdf": lambda: discrete(nf * q - 1, lambda g, _: g == 0),
+        "averaged_inverted_cdf": lambda: nf * q - 1,
+        "closest_observation": lambda: discrete(
+            nf * q - 1 - 0.5, lambda g, i: (g == 0) & (jnp.floor(i) % 2 == 1)),
+        "interpolated_inverted_cdf": lambda: hf(0, 1),
+        "hazen": lambda: hf(0.5, 0.5),
+        "weibull": lambda: hf(0, 0),
+        "linear": lambda: (nf - 1) * q,
+        "median_unbiased": lambda: hf(1 / 3.0, 1 / 3.0),
+        "normal_unbiased": lambda: hf(3 / 8.0, 3 / 8.0),
+        "lower": lambda: jnp.floor((nf - 1) * q).astype(np.intp),
+        "higher": lambda: jnp.ceil((nf - 1) * q).astype(np.intp),
+        "midpoint": lambda: 0.5 * (jnp.floor((nf - 1) * q) + jnp.ceil((nf - 1) * q)),
+        "nearest": lambda: jnp.round((nf - 1) * q).astype(np.intp),
+    }
+    return table[method]()
+
+
+def _fix_gamma(method, gamma, vi):
+    if method == "averaged_inverted_cdf":
+        return jnp.where(gamma == 0, 0.5, 1.0).astype(gamma.dtype)
+    if method == "midpoint":
+        return jnp.where(vi % 1 == 0, 0.0, 0.5).astype(gamma.dtype)
+    return gamma
+
+
+def _interpolate(xs, n, q, method, rt):
+    """Quantiles of sorted ``xs`` (rest + (m,)) with ``n`` valid values per slice (rest + (1,))
+    at the flat quantiles ``q`` (k,): an array rest + (k,)."""
+    qdt = q.dtype if q.dtype.kind == "f" else np.dtype(np.float64)
+    qf = q.astype(qdt)
+    nf = n.astype(qdt)
+    vi = _virtual_index(method, nf, qf)
+    last = jnp.maximum(n - 1, 0)
+    if vi.dtype.kind in "iu":
+        idx = jnp.minimum(vi, last)
+        return jnp.take_along_axis(xs, idx, axis=-1).astype(rt)
+    prev = jnp.floor(vi)
+    nxt = prev + 1
+    above = vi >= nf - 1
+    below = vi < 0
+    bad = jnp.isnan(vi)
+    prev = jnp.where(above | bad, -1, jnp.where(below, 0, prev))
+    nxt = jnp.where(above | bad, -1, jnp.where(below, 0, nxt))
+    gamma = _fix_gamma(method, vi - prev, vi).astype(qdt)
+    pi = jnp.where(prev < 0, last, prev).astype(np.intp)
+    ni = jnp.where(nxt < 0, last, nxt).astype(np.intp)
+    a = jnp.take_along_axis(xs, pi, axis=-1)
+    b = jnp.take_along_axis(xs, ni, axis=-1)
+    diff = (b - a).astype(rt)
+    t = gamma.astype(rt)
+    lo = a.astype(rt) + diff * t
+    hi = b.astype(rt) - diff * (1 - t)
+    return jnp.where(t >= 0.5, hi, lo)
+
+
+def _weighted(xs_order, x, w, q, rt, valid):
+    """inverted_cdf with weights: the first sorted value whose normalised cdf reaches q."""
+    xs = jnp.take_along_axis(x, xs_order, axis=-1)
+    ws = jnp.take_along_axis(jnp.broadcast_to(w, x.shape), xs_order, axis=-1)
+    if valid is not None:
+        ws = jnp.where(jnp.take_along_axis(valid, xs_order, axis=-1), ws, 0)
+    cdf = jnp.cumsum(ws, axis=-1, dtype=np.float64)
+    cdf = cdf / cdf[..., -1:]
+    if q.dtype.kind == "f":
+        cdf = cdf.astype(q.dtype)
+    cdf = jnp.where(cdf == 0, -1, cdf)
+    idx = jnp.sum(cdf[..., None, :] < q[:, None], axis=-1)
+    n = x.shape[-1] if valid is None else jnp.sum(valid, axis=-1, keepdims=True)
+    idx = jnp.minimum(idx, jnp.maximum(n - 1, 0)).astype(np.intp)
+    return jnp.take_along_axis(xs, idx, axis=-1).astype(rt)
+
+
+@normalize
+def _quantile(a: ArrayLike, q: ArrayLike, w: Optional[ArrayLike], axes, keepdims, method, rt,
+              nan, out: OutArray = None):
+    x = _lex_last(a, axes)
+    if w is not None:
+        w = _lex_last(w, axes) if w.shape == a.shape else w
+    qf = q.reshape(-1)
+    inexact = x.dtype.kind in "fc"
+    isn = jnp.isnan(x) if inexact else jnp.zeros(x.shape, bool)
+    if w is not None:
+        r = _weighted(jnp.argsort(x, axis=-1), x, w, qf, rt, ~isn if nan else None)
+    else:
+        xs = jnp.sort(x, axis=-1)
+        n = jnp.sum(~isn, axis=-1, keepdims=True) if nan else jnp.full(
+            x.shape[:-1] + (1,), x.shape[-1], np.intp)
+        r = _interpolate(xs, n, qf, method, rt)
+    if inexact:
+        flag = jnp.all(isn, axis=-1) if nan else jnp.any(isn, axis=-1)
+        r = jnp.where(flag[..., None], jnp.asarray(np.nan, rt), r)
+    r = jnp.moveaxis(r, -1, 0).reshape(q.shape + r.shape[:-1])
+    if keepdims:
+        r = r.reshape(q.shape + tuple(1 if i in axes else s for i, s in enumerate(a.shape)))
+    return r
+
+
+def quantile_front(name, a, q, axis, out, method, keepdims, weights, nan):
+    """Shared front of quantile/percentile and their nan forms: NumPy's checks and dtype."""
+    a = asarray(a)
+    rt = probe_quantile(name, a, q, weights, axis=axis, method=method, keepdims=keepdims)
+    qh = np.asarray(q)
+    if name.endswith("percentile"):
+        qh = np.true_divide(qh, 100)
+    if weights is not None:
+        check_weights(weights)
+    if not nan:
+        check_cast(rt, out)
+    return _quantile(a, qh, weights, _axes(axis, a.ndim), bool(_opt(keepdims, False)), method,
+                     rt, nan, out)
+
+
+@np_doc(np.quantile)
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
+             *, weights=None):
+    return quantile_front("quantile", a, q, axis, out, method, keepdims, weights, False)
+
+
+@np_doc(np.percentile)
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None):
+    return quantile_front("percentile", a, q, axis, out, method, keepdims, weights, False)
+
+
+# ---- median ----------------------------------------------------------------------------------
+@normalize
+def _median(a: ArrayLike, axes, keepdims, rt, nan, out: OutArray = None):
+    x = _lex_last(a, axes)
+    inexact = x.dtype.kind in "fc"
+    isn = jnp.isnan(x) if inexact else jnp.zeros(x.shape, bool)
+    xs = jnp.sort(x, axis=-1)
+    n = jnp.sum(~isn, axis=-1, keepdims=True) if nan else jnp.full(
+        x.shape[:-1] + (1,), x.shape[-1], np.intp)
+    lo = jnp.maximum((n - 1) // 2, 0)
+    hi = jnp.minimum(n // 2, jnp.maximum(n - 1, 0))
+    work = accum_dtype(a.dtype, None)
+    if x.shape[-1] == 0:
+        r = jnp.full(x.shape[:-1], np.nan, work)
+    else:
+        va = jnp.take_along_axis(xs, lo, axis=-1)[..., 0].astype(work)
+        vb = jnp.take_along_axis(xs, hi, axis=-1)[..., 0].astype(work)
+        r = jnp.where(lo[..., 0] == hi[..., 0], va, (va + vb) / 2)
+    if inexact:
+        flag = jnp.all(isn, axis=-1) if nan else jnp.any(isn, axis=-1)
+        r = jnp.where(flag, jnp.asarray(np.nan, r.dtype), r)
+    r = r.astype(rt)
+    if keepdims:
+        r = r.reshape(tuple(1 if i in axes else s for i, s in enumerate(a.shape)))
+    return r
+
+
+def median_front(name, a, axis, out, keepdims, nan):
+    a = asarray(a)
+    rt = probe_quantile(name, a, None, None, axis=axis, keepdims=keepdims)
+    axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
+    return _median(a, axes, kd, rt, nan, out if nan else checked_out(out, a.shape, axes, kd))
+
+
+@np_doc(np.median)
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    return median_front("median", a, axis, out, keepdims, False)
+
+
+# ---- average ---------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def _probe_average(shape, dt, wshape, wdt, axis, returned, keepdims):
+    ph = np.zeros(_shrink(shape), dt)
+    w = None if wshape is None else np.ones(_shrink(wshape), wdt)
+    kw = {} if keepdims is _NoValue else {"keepdims": keepdims}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = np.average(ph, axis=axis, weights=w, returned=returned, **kw)
+    return np.asarray(r[0] if returned else r).dtype, (
+        np.asarray(r[1]).dtype if returned else None)
+
+
+@normalize
+def _average(a: ArrayLike, w: ArrayLike, axes, keepdims, rt, st):
+    wt = w
+    if w.shape != a.shape:
+        shape = [1] * a.ndim
+        shape[axes[0]] = w.shape[0]
+        wt = w.reshape(shape)
+    wt = jnp.broadcast_to(wt, a.shape).astype(rt)
+    scl = jnp.sum(wt, axis=axes, keepdims=keepdims, dtype=rt)
+    avg = jnp.sum(a.astype(rt) * wt, axis=axes, keepdims=keepdims, dtype=rt) / scl
+    return avg.astype(rt), jnp.broadcast_to(scl, avg.shape).astype(st)
+
+
+@np_doc(np.average)
+def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
+    from .reductions import mean
+    a = asarray(a)
+    w = None if weights is None else asarray(weights)
+    rt, st = _probe_average(tuple(a.shape), a.dtype, None if w is None else tuple(w.shape),
+                            None if w is None else w.dtype, _hashable(axis), bool(returned),
+                            keepdims)
+    if w is None:
+        avg = mean(a, axis=axis, keepdims=keepdims)
+        if returned:
+            scl = np.dtype(avg.dtype).type(a.size / max(avg.size, 1))
+            return avg, asarray(np.broadcast_to(scl, avg.shape))
+        return avg
+    kd = bool(_opt(keepdims, False))
+    avg, scl = _average(a, w, _axes(axis, a.ndim), kd, rt, st)
+    if not _is_tracer(scl) and bool(jnp.any(scl.data == 0)):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    return (avg, scl) if returned else avg
+
+
+# ---- cov / corrcoef --------------------------------------------------------------------------
+@functools.lru_cache(maxsize=1024)
+def _probe_cov(mshape, mdt, yshape, ydt, rowvar, bias, ddof, fw, aw, dtype):
+    m = np.zeros(_shrink(mshape), mdt)
+    y = None if yshape is None else np.zeros(_shrink(yshape), ydt)
+    f = None if fw is None else np.ones(_shrink(fw[0]), fw[1])
+    a = None if aw is None else np.ones(_shrink(aw[0]), aw[1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(np.cov(m, y, rowvar, bias, ddof, f, a, dtype=dtype)).dtype
+
+
+@normalize
+def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
+         aw: Optional[ArrayLike], rowvar, ddof, dt):
+    X = jnp.atleast_2d(m.astype(dt))
+    if not rowvar and m.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return jnp.zeros((0, 0), dt)
+    if y is not None:
+        Y = jnp.atleast_2d(y.astype(dt))
+        if not rowvar and Y.shape[0] != 1:
+            Y = Y.T
+        X = jnp.concatenate([X, Y], axis=0)
+    w = None
+    if fw is not None:
+        w = fw.astype(np.float64)
+    if aw is not None:
+        w = aw.astype(np.float64) if w is None else w * aw
+    if w is None:
+        avg = jnp.mean(X, axis=1, dtype=dt)
+        fact = X.shape[1] - ddof
+    else:
+        rt = np.result_type(dt, w.dtype, np.float64)
+        w_sum = jnp.sum(w, dtype=rt)
+        avg = (jnp.sum(X.astype(rt) * w, axis=1) / w_sum).astype(rt)
+        if ddof == 0:
+            fact = w_sum
+        elif aw is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * jnp.sum(w * aw) / w_sum
+    fact = jnp.where(jnp.asarray(fact) <= 0, 0.0, fact)
+    X = (X - avg[:, None]).astype(dt)
+    XT = X.T if w is None else (X.astype(np.result_type(dt, w.dtype)) * w).T
+    c = jnp.dot(X, jnp.conj(XT), precision="highest")
+    c = (c * (1.0 / jnp.asarray(fact, np.float64))).astype(c.dtype)
+    return jnp.squeeze(c)
+
+
+def _shape_dt(x):
+    return None if x is None else (tuple(np.shape(x)), asarray(x).dtype)
+
+
+@np_doc(np.cov)
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
+        dtype=None):
+    m = asarray(m)
+    y = None if y is None else asarray(y)
+    rt = _probe_cov(tuple(m.shape), m.dtype, None if y is None else tuple(y.shape),
+                    None if y is None else y.dtype, bool(rowvar), bool(bias), ddof,
+                    _shape_dt(fweights), _shape_dt(aweights), dtype)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    for w, name in ((fweights, "fweights"), (aweights, "aweights")):
+        if w is not None:
+            wa = asarray(w)
+            if name == "fweights" and not _is_tracer(wa) and bool(
+                    jnp.any(wa.data != jnp.around(wa.data))):
+                raise TypeError("fweights must be integer")
+            if not _is_tracer(wa) and bool(jnp.any(wa.data < 0)):
+                raise ValueError(f"{name} cannot be negative")
+    dt = np.result_type(m.dtype, *(() if y is None else (y.dtype,)), np.float64) \
+        if dtype is None else np.dtype(dtype)
+    return _cov(m, y, fweights, aweights, bool(rowvar), ddof, dt).astype(rt, copy=False)
+
+
+@normalize
+def _corr(c: ArrayLike):
+    if c.ndim == 0:
+        return c / c
+    d = jnp.diag(c)
+    sd = jnp.sqrt(d.real)
+    c = c / sd[:, None]
+    c = c / sd[None, :]
+    if c.dtype.kind == "c":
+        return jnp.clip(c.real, -1, 1) + 1j * jnp.clip(c.imag, -1, 1)
+    return jnp.clip(c, -1, 1)
+
+
+@np_doc(np.corrcoef)
+def corrcoef(x, y=None, rowvar=True, *, dtype=None):
+    c = cov(x, y, rowvar, dtype=dtype)
+    return _corr(c)

@@ -1,0 +1,48 @@
+"""``numpy.lib.stride_tricks``: sliding_window_view.
+
+XLA has no strided views: the windows are gathered into a new, read-only array (a copy, so it
+costs window-size times the memory of a NumPy view)."""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from .._core.fallback import module_getattr as _module_getattr
+from .._core.ndarray import ndarray
+from .._core.np_doc import np_doc
+from .._routines.creation import asarray
+
+__all__ = ["sliding_window_view"]
+
+
+@functools.partial(jax.jit, static_argnums=(1, 2))
+def _windows(x, window_shape, axis):
+    for ax, w in zip(axis, window_shape):
+        n = x.shape[ax] - w + 1
+        idx = jnp.arange(n)[:, None] + jnp.arange(w)[None, :]
+        x = jnp.moveaxis(jnp.take(x, idx, axis=ax), ax + 1, -1)
+    return x
+
+
+@np_doc(np.lib.stride_tricks.sliding_window_view, namespace="lib.stride_tricks",
+        notes="A read-only copy, not a strided view.")
+def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+    x = asarray(x)
+    window_shape = tuple(int(w) for w in (window_shape if np.iterable(window_shape) else
+                                          (window_shape,)))
+    # NumPy's checks and result shape, on a zero-stride placeholder of x's shape
+    ph = np.lib.stride_tricks.sliding_window_view(
+        np.broadcast_to(np.zeros((), bool), x.shape), window_shape, axis)
+    if writeable:
+        raise ValueError("tnp: sliding_window_view(writeable=True) is not supported (the "
+                         "result is a copy, not a view)")
+    if axis is None:
+        axis = tuple(range(x.ndim))
+    else:
+        axis = tuple(a % x.ndim for a in (axis if np.iterable(axis) else (axis,)))
+    out = _windows(x._value, window_shape, axis) if ph.size else jnp.zeros(ph.shape, x.dtype)
+    return ndarray._wrap(out.reshape(ph.shape), writeable=False)
+
+
+__getattr__ = _module_getattr(np.lib.stride_tricks, "lib.stride_tricks", globals())

@@ -1,0 +1,167 @@
+"""Decompositions: eig, eigvals, eigh, eigvalsh, svd, svdvals, qr. Computed in double precision
+as NumPy does (its LAPACK calls are all double), cast to NumPy's result dtypes."""
+import warnings
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from numpy.linalg._linalg import EigResult, EighResult, QRResult, SVDResult
+
+from .._core.normalize import ArrayLike, normalize
+from .._core.np_doc import np_doc
+from . import _common as c
+
+__all__ = ["eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "qr"]
+
+
+def _uplo(UPLO):
+    UPLO = UPLO.upper()
+    if UPLO not in ('L', 'U'):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO == 'L'
+
+
+def eigh_impl(a, lower, vectors=True):
+    c.assert_stacked_square(a)
+    t, result_t = c.common_type(a)
+    v, w = jax.lax.linalg.eigh(a.astype(t), lower=lower, symmetrize_input=False)
+    w = w.astype(c.real_dtype(result_t))
+    return EighResult(w, v.astype(result_t)) if vectors else w
+
+
+@np_doc(np.linalg.eigh, namespace="linalg")
+def eigh(a, UPLO='L'):
+    return _eigh(a, _uplo(UPLO))
+
+
+@normalize
+def _eigh(a: ArrayLike, lower):
+    return eigh_impl(a, lower)
+
+
+@np_doc(np.linalg.eigvalsh, namespace="linalg")
+def eigvalsh(a, UPLO='L'):
+    return _eigvalsh(a, _uplo(UPLO))
+
+
+@normalize
+def _eigvalsh(a: ArrayLike, lower):
+    return eigh_impl(a, lower, vectors=False)
+
+
+@normalize
+def _eig(a: ArrayLike, vectors):
+    c.assert_stacked_square(a)
+    t, result_t = c.common_type(a)
+    x = a.astype(t)
+    finite = jnp.all(jnp.isfinite(x))
+    if vectors:
+        w, v = jnp.linalg.eig(x)
+    else:
+        w, v = jnp.linalg.eigvals(x), None
+    real = jnp.all(jnp.imag(w) == 0) if t.kind == "f" else jnp.asarray(False)
+    return w, v, finite, real
+
+
+def _eig_finish(a, vectors):
+    """Finite check and NumPy's real-or-complex result choice: both read on the host (sync
+    points). Under a trace, real input gives complex results (the check needs values)."""
+    w, v, finite, real = _eig(a, vectors)
+    if c.is_concrete(finite) and not bool(finite._value):
+        raise np.linalg.LinAlgError("Array must not contain infs or NaNs")
+    _, result_t = c.common_type_of(c.dtype_of(a))
+    if c.is_concrete(real) and bool(real._value):
+        out_t = c.real_dtype(result_t)
+        w, v = w.real, (v.real if v is not None else None)
+    else:
+        out_t = np.result_type(result_t, 1j)
+    w = w.astype(out_t)
+    return w if v is None else EigResult(w, v.astype(out_t))
+
+
+@np_doc(np.linalg.eig, namespace="linalg", notes="Whether the result is real is decided on the "
+        "host (a sync point); under a JAX trace real input gives complex results.")
+def eig(a):
+    return _eig_finish(a, True)
+
+
+@np_doc(np.linalg.eigvals, namespace="linalg", notes="Whether the result is real is decided on "
+        "the host (a sync point); under a JAX trace real input gives complex results.")
+def eigvals(a):
+    return _eig_finish(a, False)
+
+
+def svd_impl(a, full_matrices, compute_uv, hermitian):
+    """NumPy's svd on jax arrays (result dtypes included)."""
+    if hermitian:
+        if compute_uv:
+            s, u = eigh_impl(a, True)
+            sgn = jnp.copysign(jnp.ones((), s.dtype), s)
+            s = jnp.abs(s)
+            sidx = jnp.flip(jnp.argsort(s, axis=-1, stable=True), axis=-1)
+            sgn = jnp.take_along_axis(sgn, sidx, axis=-1)
+            s = jnp.take_along_axis(s, sidx, axis=-1)
+            u = jnp.take_along_axis(u, jnp.broadcast_to(sidx[..., None, :], u.shape), axis=-1)
+            vt = jnp.conj(c.mT(u * sgn[..., None, :]))
+            return SVDResult(u, s, vt)
+        s = jnp.abs(eigh_impl(a, True, vectors=False))
+        return jnp.flip(jnp.sort(s, axis=-1), axis=-1)
+    c.assert_stacked_2d(a)
+    t, result_t = c.common_type(a)
+    real_t = c.real_dtype(result_t)
+    x = a.astype(t)
+    if compute_uv:
+        u, s, vh = jnp.linalg.svd(x, full_matrices=full_matrices, compute_uv=True)
+        return SVDResult(u.astype(result_t), s.astype(real_t), vh.astype(result_t))
+    return jnp.linalg.svd(x, compute_uv=False).astype(real_t)
+
+
+@normalize
+def _svd(a: ArrayLike, full_matrices, compute_uv, hermitian):
+    r = svd_impl(a, full_matrices, compute_uv, hermitian)
+    return r, jnp.any(jnp.isnan(r[1] if compute_uv else r))
+
+
+@np_doc(np.linalg.svd, namespace="linalg", notes="LAPACK's non-convergence (NaN singular "
+        "values) is checked eagerly on the device result (a sync point; not under a trace).")
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    r, bad = _svd(a, bool(full_matrices), bool(compute_uv), bool(hermitian))
+    c.raise_if(bad, "SVD did not converge")
+    return r
+
+
+@np_doc(np.linalg.svdvals, namespace="linalg")
+def svdvals(x, /):
+    return svd(x, compute_uv=False, hermitian=False)
+
+
+_QR_DEPRECATED = {"f": "reduced", "full": "reduced", "e": "economic", "economic": "economic"}
+
+
+@np_doc(np.linalg.qr, namespace="linalg")
+def qr(a, mode='reduced'):
+    if mode not in ('reduced', 'complete', 'r', 'raw'):
+        if mode not in _QR_DEPRECATED:
+            raise ValueError(f"Unrecognized mode '{mode}'")
+        msg = ("The 'full' option is deprecated in favor of 'reduced'.\nFor backward "
+               "compatibility let mode default." if _QR_DEPRECATED[mode] == "reduced"
+               else "The 'economic' option is deprecated.")
+        warnings.warn(msg, DeprecationWarning, stacklevel=2)
+        mode = _QR_DEPRECATED[mode]
+    return _qr(a, mode)
+
+
+@normalize
+def _qr(a: ArrayLike, mode):
+    c.assert_stacked_2d(a)
+    t, result_t = c.common_type(a)
+    x = a.astype(t)
+    if mode in ("raw", "economic"):
+        h, tau = jnp.linalg.qr(x, mode="raw")
+        if mode == "economic":
+            return c.mT(h).astype(result_t)
+        return h.astype(result_t), tau.astype(result_t)
+    if mode == "r":
+        return jnp.linalg.qr(x, mode="r").astype(result_t)
+    q, r = jnp.linalg.qr(x, mode=mode)
+    return QRResult(q.astype(result_t), r.astype(result_t))

@@ -1,0 +1,258 @@
+"""The exact engine: NumPy's own bit generators and distribution code, run on the host.
+
+This host step is the exact engine's defining property: the numbers are NumPy's, bit for bit,
+for the same seed and call sequence, because NumPy's code draws them. Parameters that are tnp
+arrays are read to the host, and results are put on the device as tnp arrays with NumPy's
+dtypes. Permutations (``shuffle``, ``permutation``, ``permuted``, ``choice`` of an array) draw
+only their indices on the host and move the data on the device; ``shuffle`` writes through the
+one write path. For compiled code and device-side generation use the device engine
+(``tnp.random.default_rng(tnp.random.Threefry(seed))``).
+
+Under ``tnp_ext.jit`` (or with traced arguments) there is no host step: each exact generator then
+draws from a companion device-engine generator (seeded from its current state, re-seeded by
+``seed``/``set_state``), whose key the compiled function threads. Compiled code therefore draws
+different numbers than eager code.
+"""
+import copy
+import functools
+import inspect
+
+import jax
+import numpy as np
+from jax._src import core as _jcore  # eval_context: no public API (as in tnp._core.write)
+from numpy.lib.array_utils import normalize_axis_index
+
+from .._core import tracing, write
+from .._core.errors import TnpTracingError
+from .._core.ndarray import ndarray
+from ._convert import take, to_device, to_host
+
+_HOST_RESULTS = {"get_state", "set_state", "seed", "bytes"}
+_RESEEDS = {"seed", "set_state"}
+# Legacy names whose device-engine spelling differs (used when traced).
+_TRACED_LEGACY = {
+    "rand": lambda g, *shape: g.random(shape or None),
+    "randn": lambda g, *shape: g.standard_normal(shape or None),
+    "random_sample": lambda g, size=None: g.random(size),
+    "random": lambda g, size=None: g.random(size),
+    "randint": lambda g, low, high=None, size=None, dtype=int: g.integers(low, high, size, dtype),
+    "random_integers": lambda g, low, high=None, size=None: (
+        g.integers(1, low, size, endpoint=True) if high is None else
+        g.integers(low, high, size, endpoint=True)),
+}
+
+
+def _traced(args, kwargs):
+    leaves = jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda x: isinstance(x, ndarray))
+    return tracing.active() or any(
+        isinstance(x._root._buf if isinstance(x, ndarray) else x, jax.core.Tracer)
+        for x in leaves)
+
+
+def _exact(numpy_method):
+    """A method running ``numpy_method`` on the wrapped NumPy generator (``self._np``)."""
+    name = numpy_method.__name__
+    host = name in _HOST_RESULTS
+    params = list(inspect.signature(numpy_method).parameters)[1:]
+    out_at = params.index("out") if "out" in params else None
+
+    @functools.wraps(numpy_method)
+    def method(self, *args, **kwargs):
+        if out_at is not None and len(args) > out_at:
+            args, kwargs = args[:out_at], {**kwargs, "out": args[out_at]}
+        out = kwargs.get("out")
+        if isinstance(out, ndarray):
+            kwargs["out"] = np.empty(out.shape, out.dtype)
+            getattr(self._np, name)(*to_host(args), **to_host(kwargs))
+            write.assign(out, kwargs["out"])
+            return out
+        result = getattr(self._np, name)(*to_host(args), **to_host(kwargs))
+        if name in _RESEEDS:
+            self._reseed_companion()
+        return result if host else to_device(result)
+    return method
+
+
+def _device_when_traced(fn):
+    """``fn``, but drawing from the companion device generator when called under a trace."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def method(self, *args, **kwargs):
+        if _traced(args, kwargs):
+            return self._device_call(name, args, kwargs)
+        return fn(self, *args, **kwargs)
+    return method
+
+
+def _install(cls, numpy_cls, names):
+    for name in names:
+        fn = cls.__dict__.get(name) or _exact(getattr(numpy_cls, name))
+        if callable(fn):
+            setattr(cls, name, _device_when_traced(fn))
+
+
+def _positions(n):
+    return np.arange(n, dtype=np.intp)
+
+
+class _Engine:
+    """What both exact classes share: index-only permutations of tnp arrays (indices drawn on
+    the host, data moved on the device) and the companion device generator used when traced."""
+
+    _companion = None
+
+    def _bitgen(self):
+        return self._np.bit_generator
+
+    def _companion_seed(self):
+        return copy.deepcopy(self._bitgen()).random_raw(2).tolist()
+
+    def _device(self):
+        if self._companion is None:
+            from ._device import DeviceGenerator, Threefry
+            with _jcore.eval_context():  # made eagerly, so a trace threads its key
+                self._companion = DeviceGenerator(Threefry(self._companion_seed()))
+        return self._companion
+
+    def _reseed_companion(self):
+        if self._companion is not None:
+            from ._device import Threefry
+            write.assign(self._companion.bit_generator.key,
+                         Threefry(self._companion_seed()).key._value)
+
+    def _device_call(self, name, args, kwargs):
+        gen = self._device()
+        if isinstance(self, RandomState) and name in _TRACED_LEGACY:
+            return _TRACED_LEGACY[name](gen, *args, **kwargs)
+        if name in _HOST_RESULTS or not hasattr(gen, name):
+            raise TnpTracingError(f"{name} works on the exact engine's host state and cannot "
+                                  f"run under a trace; call it outside the compiled function")
+        return getattr(gen, name)(*args, **kwargs)
+
+    def _index_shuffle(self, x, axis):
+        axis = normalize_axis_index(axis, x.ndim)
+        idx = _positions(x.shape[axis])
+        self._np.shuffle(idx)
+        write.assign(x, take(x, idx, axis)._value)
+
+    def _index_permutation(self, x, axis):
+        axis = normalize_axis_index(axis, x.ndim)
+        return take(x, self._np.permutation(x.shape[axis]), axis)
+
+
+class RandomState(_Engine):
+    """NumPy's legacy ``RandomState`` (MT19937), drawing exactly NumPy's numbers."""
+
+    def __init__(self, seed=None):
+        self._np = seed._np if isinstance(seed, RandomState) else np.random.RandomState(seed)
+
+    def __repr__(self):
+        return f"RandomState({type(self._np._bit_generator).__name__})"
+
+    def _bitgen(self):
+        return self._np._bit_generator
+
+    def __getstate__(self):
+        return {"np": self._np}
+
+    def __setstate__(self, state):
+        self._np = state["np"]
+
+    @functools.wraps(np.random.RandomState.shuffle)
+    def shuffle(self, x):
+        if isinstance(x, ndarray) and x.ndim >= 1:
+            return self._index_shuffle(x, 0)
+        return self._np.shuffle(to_host(x) if isinstance(x, ndarray) else x)
+
+    @functools.wraps(np.random.RandomState.permutation)
+    def permutation(self, x):
+        if isinstance(x, ndarray) and x.ndim >= 1:
+            return self._index_permutation(x, 0)
+        return to_device(self._np.permutation(to_host(x)))
+
+    @functools.wraps(np.random.RandomState.choice)
+    def choice(self, a, size=None, replace=True, p=None):
+        if isinstance(a, ndarray) and a.ndim == 1:
+            idx = self._np.choice(_positions(a.shape[0]), size, replace, to_host(p))
+            return take(a, idx, 0)
+        return to_device(self._np.choice(to_host(a), size, replace, to_host(p)))
+
+
+_install(RandomState, np.random.RandomState,
+         [n for n in dir(np.random.RandomState) if not n.startswith("_")])
+
+
+class Generator(_Engine):
+    """NumPy's ``Generator`` over one of NumPy's bit generators, drawing exactly NumPy's numbers.
+
+    ``Generator(Threefry(seed))`` is a device-engine generator (see ``tnp.random._device``)."""
+
+    def __new__(cls, bit_generator):
+        from ._device import DeviceGenerator, Threefry
+        if cls is Generator and isinstance(bit_generator, Threefry):
+            cls = DeviceGenerator
+        return super().__new__(cls)
+
+    def __init__(self, bit_generator):
+        self._np = np.random.Generator(bit_generator)
+
+    @classmethod
+    def _wrap(cls, numpy_generator):
+        self = super().__new__(cls)
+        self._np = numpy_generator
+        return self
+
+    def __repr__(self):
+        return f"Generator({type(self._np.bit_generator).__name__})"
+
+    def __reduce__(self):
+        return Generator._wrap, (self._np,)
+
+    @property
+    def bit_generator(self):
+        """NumPy's bit generator object behind this generator (its state is NumPy's format)."""
+        return self._np.bit_generator
+
+    @functools.wraps(np.random.Generator.spawn)
+    def spawn(self, n_children):
+        return [Generator._wrap(g) for g in self._np.spawn(n_children)]
+
+    @functools.wraps(np.random.Generator.shuffle)
+    def shuffle(self, x, axis=0):
+        if isinstance(x, ndarray) and x.ndim >= 1 and x.size:
+            return self._index_shuffle(x, axis)
+        return self._np.shuffle(to_host(x) if isinstance(x, ndarray) else x, axis)
+
+    @functools.wraps(np.random.Generator.permutation)
+    def permutation(self, x, axis=0):
+        if isinstance(x, ndarray) and x.ndim >= 1:
+            return self._index_permutation(x, axis)
+        return to_device(self._np.permutation(to_host(x), axis))
+
+    @functools.wraps(np.random.Generator.permuted)
+    def permuted(self, x, *, axis=None, out=None):
+        if not isinstance(x, ndarray) or (out is not None and not isinstance(out, ndarray)):
+            return to_device(self._np.permuted(to_host(x), axis=axis, out=to_host(out)))
+        if out is not None and out.shape != x.shape:  # NumPy's error, before any draw
+            self._np.permuted(np.empty(x.shape), axis=axis, out=np.empty(out.shape))
+        flat = np.arange(x.size, dtype=np.intp).reshape(x.shape)
+        idx = self._np.permuted(flat, axis=axis)
+        result = ndarray._wrap(x._value.reshape(-1)[idx.reshape(-1)].reshape(x.shape))
+        if out is None:
+            return result
+        write.assign(out, result._value)
+        return out
+
+    @functools.wraps(np.random.Generator.choice)
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        if isinstance(a, ndarray) and a.ndim >= 1:
+            axis = normalize_axis_index(axis, a.ndim)
+            idx = self._np.choice(_positions(a.shape[axis]), size, replace, to_host(p), 0,
+                                  shuffle)
+            return take(a, idx, axis)
+        return to_device(self._np.choice(to_host(a), size, replace, to_host(p), axis, shuffle))
+
+
+_install(Generator, np.random.Generator,
+         [n for n in dir(np.random.Generator) if not n.startswith("_") and n != "bit_generator"])
