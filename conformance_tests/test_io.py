@@ -102,7 +102,7 @@ LOAD_KW = [dict(), dict(dtype=int), dict(dtype=np.float32, usecols=(0, 2)), dict
            dict(converters={0: lambda s: float(s) * 10})]
 
 
-@pytest.mark.parametrize("kw", LOAD_KW, ids=str)
+@pytest.mark.parametrize("kw", LOAD_KW, ids=lambda kw: ",".join(sorted(kw)) or "defaults")
 def test_loadtxt(tmp_path, kw):
     path = tmp_path / "d.txt"
     path.write_text("# comment\n1 2 3\n4 5 6\n")

@@ -19,10 +19,11 @@ for _name in dir(_np):
     _obj = getattr(_np, _name)
     if not _name.startswith("_") and (
             (isinstance(_obj, type) and issubclass(_obj, _np.generic))
-            or isinstance(_obj, (float, int, bool)) or _obj is None):
+            or isinstance(_obj, (float, int, bool, _np.generic)) or _obj is None):
         globals()[_name] = _obj
 typecodes = _np.typecodes
 sctypeDict = _np.sctypeDict
+ScalarType = _np.ScalarType
 exceptions = _np.exceptions
 newaxis = None
 

@@ -147,7 +147,12 @@ class ufunc:
             if self.__name__ == "power" and in_dts[1].kind in "iu":
                 _check_int_power(ops[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
-            results, flags = self._kernel(in_dts, out_dts, check is not None)(*ops)
+            try:
+                results, flags = self._kernel(in_dts, out_dts, check is not None)(*ops)
+            except TypeError:
+                if self._core is not None:
+                    self._core_dims_error(ops)
+                raise
             if check is not None and not _is_tracer(flags[0]):
                 _errcheck.report(self.__name__, check, flags)
         if outs is None:
@@ -161,6 +166,11 @@ class ufunc:
         if self.nout == 1:
             return outs[0]
         return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
+
+    def _core_dims_error(self, ops):
+        """Raise NumPy's error for mismatched gufunc core dimensions (zero-strided placeholders
+        of the operands' real shapes: no memory, and only on this failure path)."""
+        self._np(*(np.broadcast_to(np.zeros((), o.dtype), np.shape(o)) for o in ops))
 
     def _python_scalars(self, ops, keys, in_dts):
         """Convert weak Python scalars to their loop dtype (NEP 50: OverflowError when an int

@@ -145,11 +145,29 @@ def check_broadcast(value_shape, target_shape):
                      f"into shape {tuple(target_shape)}")
 
 
+def _whole_mask(target, index, value):
+    """The mask of ``target[mask] = scalar`` when ``mask`` is a boolean array of target's whole
+    shape on the device (``where`` semantics, no sync); otherwise None."""
+    from .ndarray import ndarray
+    if isinstance(index, ndarray):
+        index = index._value
+    if not (isinstance(index, jax.Array) and index.dtype == np.bool_
+            and tuple(index.shape) == tuple(target._shape) and target._shape):
+        return None
+    if isinstance(value, (bool, int, float, complex, np.generic)) or (
+            isinstance(value, (ndarray, jax.Array, np.ndarray)) and np.ndim(value) == 0):
+        return index
+    return None
+
+
 def assign(target, value, index=None, where=None):
     """Write ``value`` into ``target[index]`` (the whole of ``target`` if index is None),
     only where ``where`` is True. ``target`` is a tnp ndarray, a root or a view."""
     if not target._writeable:
         raise ValueError("assignment destination is read-only")
+    mask = _whole_mask(target, index, value)
+    if mask is not None:  # a[mask] = scalar: a masked write, no data-dependent shape, no sync
+        index, where = None, mask
     root = target._root
     chain, dyns = target._chain()
     adv = adv_dyn = None

@@ -183,8 +183,44 @@ def _extremum(real_fn, pick_first, propagate):
     return f
 
 
-_MAXIMUM, _MINIMUM = _extremum(jnp.maximum, _cge, True), _extremum(jnp.minimum, _cle, True)
+def _real_max(x, y):  # NumPy's SIMD loop: the second operand on ties (max(0.0, -0.0) is -0.0)
+    return jnp.where((x > y) | jnp.isnan(x), x, y)
+
+
+def _real_min(x, y):
+    return jnp.where((x < y) | jnp.isnan(x), x, y)
+
+
+_MAXIMUM, _MINIMUM = _extremum(_real_max, _cge, True), _extremum(_real_min, _cle, True)
 _FMAX, _FMIN = _extremum(jnp.fmax, _cge, False), _extremum(jnp.fmin, _cle, False)
+
+
+def _gcd(x, y):
+    """Euclid on the magnitudes as unsigned integers, a fixed number of steps (no data-dependent
+    loop: |INT_MIN| is representable there), cast back with NumPy's wrap-around."""
+    if x.dtype.kind == "b":
+        return x | y
+    udt = jnp.dtype(f"uint{x.dtype.itemsize * 8}")
+    a = jnp.abs(x).astype(udt) if x.dtype.kind == "i" else x
+    b = jnp.abs(y).astype(udt) if y.dtype.kind == "i" else y
+    a, b = jnp.broadcast_arrays(a, b)
+
+    def step(_, c):
+        p, q = c
+        nz = q != 0
+        return jnp.where(nz, q, p), jnp.where(nz, p % jnp.where(nz, q, 1), q)
+    g, _ = lax.fori_loop(0, x.dtype.itemsize * 12 + 2, step, (a, b))
+    return g.astype(x.dtype)
+
+
+def _lcm(x, y):
+    if x.dtype.kind == "b":
+        return x & y
+    g = _gcd(x, y)
+    wide = np.uint64 if x.dtype == np.uint64 else np.int64  # C's int promotion, then wrap
+    q = lax.div(x, jnp.where(g == 0, jnp.ones_like(g), g)).astype(wide)  # C division
+    r = jnp.abs(q * y.astype(wide)).astype(x.dtype)
+    return jnp.where(g == 0, jnp.zeros_like(r), r)
 
 
 def _modf(x):
@@ -195,7 +231,20 @@ def _modf(x):
 
 
 def _sign(x):
+    if x.dtype.kind == "f":  # sign(-0.0) is +0.0 in NumPy
+        return jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x))).astype(x.dtype)
     return jnp.sign(x)  # NumPy 2 for complex: z / |z|
+
+
+def _spacing(x):
+    return jnp.where(jnp.isinf(x), jnp.full_like(x, np.nan), jnp.spacing(x))  # nan at +-inf
+
+
+def _reciprocal(x):
+    if x.dtype.kind in "iu":  # C integer division 1 / x, and 0 for x == 0
+        return _int_safe(lax.div)(jnp.ones_like(x), x)
+    return jnp.reciprocal(x)
+
 
 
 _IMPLS = {
@@ -208,10 +257,10 @@ _IMPLS = {
     "divmod": _divmod, "equal": jnp.equal, "exp": jnp.exp, "exp2": jnp.exp2, "expm1": jnp.expm1,
     "fabs": jnp.fabs, "float_power": jnp.float_power, "floor": jnp.floor,
     "floor_divide": _floor_divide, "fmax": _FMAX, "fmin": _FMIN, "fmod": _fmod,
-    "frexp": jnp.frexp, "gcd": jnp.gcd, "greater": jnp.greater,
+    "frexp": jnp.frexp, "gcd": _gcd, "greater": jnp.greater,
     "greater_equal": jnp.greater_equal, "heaviside": jnp.heaviside, "hypot": jnp.hypot,
     "invert": jnp.invert, "isfinite": jnp.isfinite, "isinf": jnp.isinf, "isnan": jnp.isnan,
-    "lcm": jnp.lcm, "ldexp": jnp.ldexp, "left_shift": jnp.left_shift, "less": jnp.less,
+    "lcm": _lcm, "ldexp": jnp.ldexp, "left_shift": jnp.left_shift, "less": jnp.less,
     "less_equal": jnp.less_equal, "log": jnp.log, "log10": jnp.log10, "log1p": jnp.log1p,
     "log2": jnp.log2, "logaddexp": jnp.logaddexp, "logaddexp2": jnp.logaddexp2,
     "logical_and": jnp.logical_and, "logical_not": jnp.logical_not,
@@ -220,9 +269,9 @@ _IMPLS = {
     "minimum": _MINIMUM, "modf": _modf,
     "multiply": jnp.multiply, "negative": jnp.negative, "nextafter": jnp.nextafter,
     "not_equal": jnp.not_equal, "positive": jnp.positive, "power": _power,
-    "rad2deg": jnp.rad2deg, "radians": jnp.radians, "reciprocal": jnp.reciprocal,
+    "rad2deg": jnp.rad2deg, "radians": jnp.radians, "reciprocal": _reciprocal,
     "remainder": _remainder, "right_shift": jnp.right_shift, "rint": jnp.rint, "sign": _sign,
-    "signbit": jnp.signbit, "sin": jnp.sin, "sinh": jnp.sinh, "spacing": jnp.spacing,
+    "signbit": jnp.signbit, "sin": jnp.sin, "sinh": jnp.sinh, "spacing": _spacing,
     "sqrt": jnp.sqrt, "square": jnp.square, "subtract": jnp.subtract, "tan": jnp.tan,
     "tanh": jnp.tanh, "trunc": jnp.trunc, "vecdot": jnp.vecdot, "vecmat": jnp.vecmat,
     "isnat": None,
