@@ -85,12 +85,13 @@ def test_view_repr():
     check(lambda xp, a: (repr(a[::2, 1:]), repr(a.T), str(a[1])), np.arange(12.0).reshape(3, 4))
 
 
-@pytest.mark.xfail(reason="NumPy returns a scalar for a[i] whose repr is 'np.float64(1.25)'; tnp "
-                   "returns a 0-d array (device data), whose repr is NumPy's 0-d array repr "
-                   "'array(1.25)'", strict=True)
-@pytest.mark.parametrize("dt", [np.float64, np.int32], ids=str)
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_repr_of_scalar_results(dt):
-    check(lambda xp, a: repr(a[1]), np.arange(3).astype(dt))
+    """Where NumPy returns a scalar, tnp's 0-d result prints as that scalar; real 0-d arrays
+    (creation, views) print as arrays."""
+    check(lambda xp, a: (repr(a[1]), repr(a.sum()), repr((a[0], a.max())), repr([a.min()]),
+                         repr(xp.asarray(a[1])), repr(a[1:2].reshape(())), repr(xp.array(a[2]))),
+          np.arange(1, 4).astype(dt))
 
 
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)

@@ -70,6 +70,11 @@ class Jitted:
             static_argnames)
         self._static = set(names[i] for i in static_argnums if i < len(names)) | set(
             static_argnames)
+        plain = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        params = list(sig.parameters.values())
+        # Calls passing exactly these positional parameters, none static, need no binding.
+        self._n_plain = len(params) if all(p.kind in plain for p in params) and not (
+            self._static) else -1
         self._extra = []  # state arrays discovered by traced writes
         self._jits = {}
         self._call = None  # (roots, objects) of the call being traced
@@ -104,6 +109,8 @@ class Jitted:
         return result, new_bufs
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and len(args) == self._n_plain:  # the common call: all positional
+            return self._dispatch(list(args), {}, ((), ()))
         bound = self._sig.bind(*args, **kwargs)
         pos, kw, static_pos, static_kw = [], {}, [], []
         for name, value in bound.arguments.items():
@@ -122,8 +129,10 @@ class Jitted:
                 pos.append(None)
             else:
                 pos.append(value)
+        return self._dispatch(pos, kw, (tuple(static_pos), tuple(static_kw)))
+
+    def _dispatch(self, pos, kw, static_items):
         objects, treedef = jax.tree_util.tree_flatten((tuple(pos), kw), is_leaf=is_tnp)
-        static_items = (tuple(static_pos), tuple(static_kw))
         while True:
             try:
                 return self._run(objects, treedef, static_items)

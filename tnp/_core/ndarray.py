@@ -25,7 +25,7 @@ def bind_namespace(module):
 
 class ndarray:
     __slots__ = ("_buf", "_base", "_lens", "_dyn", "_shape", "_dtype", "_version", "_cache",
-                 "_writeable", "_exported", "_trace", "_rshape", "__weakref__")
+                 "_writeable", "_exported", "_trace", "_rshape", "_scalar", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -46,7 +46,9 @@ class ndarray:
         self._shape = getattr(buf, "shape", ())
         dt = getattr(buf, "dtype", None)
         self._dtype = dtypes.CANONICAL.get(dt, dt)  # JAX may report uint64 as 'Q' or 'L'
-
+        # A 0-d result stands for the NumPy scalar NumPy would return (it prints as one);
+        # creation routines and views make real 0-d arrays (``as_array``).
+        self._scalar = self._shape == ()
         self._version = 0
         self._cache = None
         self._writeable = writeable
@@ -72,7 +74,13 @@ class ndarray:
         v._writeable = (self._writeable and writeable and lens[0] not in lenses.READ_ONLY_KINDS)
         v._exported = False
         v._trace = None
+        v._scalar = False
         return v
+
+    def _as_array(self):
+        """This array marked as an array, not a stand-in for a NumPy scalar (returns self)."""
+        self._scalar = False
+        return self
 
     def _chain(self):
         """This view's lenses and dynamic operands from its root's buffer. If the root's shape
@@ -271,6 +279,8 @@ class ndarray:
         return format(np.asarray(self), spec)
 
     def __repr__(self):
+        if self._scalar:  # NumPy returned a scalar here: print as NumPy prints it
+            return repr(self.__array__()[()])
         return repr(self.__array__())
 
     def __str__(self):

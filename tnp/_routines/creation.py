@@ -64,7 +64,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     if copy is not True and isinstance(object, ndarray) and (
             dtype is None or dtype == object.dtype):
         if object.ndim >= ndmin:
-            return object
+            # a stand-in for a NumPy scalar becomes a real 0-d array (a new one, as NumPy's)
+            return ndarray._wrap(object._value)._as_array() if object._scalar else object
         shape = (1,) * (ndmin - object.ndim) + object.shape
         return object._view(("reshape", (object.shape, shape)), (), shape)
     if copy is False and not (isinstance(object, jax.Array) and (
@@ -72,14 +73,14 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
-    return ndarray._wrap(_from_object(object, dtype, ndmin))
+    return ndarray._wrap(_from_object(object, dtype, ndmin))._as_array()
 
 
 @np_doc(np.asarray)
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     out = array(a, dtype, copy=copy)
     if device is not None:
-        out = ndarray._wrap(jax.device_put(out._value, device))
+        out = ndarray._wrap(jax.device_put(out._value, device))._as_array()
     return out
 
 
@@ -110,7 +111,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
         raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
     if dtype == x.dtype and not copy:
         return x
-    return ndarray._wrap(_cast(x._value, dtype) if dtype != x.dtype else x._value)
+    out = ndarray._wrap(_cast(x._value, dtype) if dtype != x.dtype else x._value)
+    out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
+    return out
 
 
 _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
@@ -118,7 +121,7 @@ _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype)
 
 
 def _filled(shape, value, dtype):
-    return ndarray._wrap(_fill_kernel(value, _check_shape(shape), dtype.char))
+    return ndarray._wrap(_fill_kernel(value, _check_shape(shape), dtype.char))._as_array()
 
 
 @np_doc(np.zeros)
@@ -152,7 +155,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
             else fill_value.dtype
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape)
-    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape, dtype.char))
+    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape,
+                                      dtype.char))._as_array()
 
 
 def _like_shape_dtype(a, dtype, shape):
@@ -183,7 +187,7 @@ def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, d
 @np_doc(np.full_like)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape, dt.char))
+    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape, dt.char))._as_array()
 
 
 @functools.partial(jax.jit, static_argnums=(2, 3))

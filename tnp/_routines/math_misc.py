@@ -392,7 +392,9 @@ def _nan_to_num(x: ArrayLike, nan, posinf, neginf):
 
 
 def jax_complex(re, im, dt):
-    return (re.astype(dt) + jnp.asarray(1j, dt) * im.astype(dt)).astype(dt)
+    """``re + 1j*im`` of dtype ``dt``, keeping the signs of zero parts."""
+    part = np.dtype({"F": "f", "D": "d"}[np.dtype(dt).char])
+    return jax.lax.complex(re.astype(part), im.astype(part))
 
 
 @np_doc(np.nan_to_num)

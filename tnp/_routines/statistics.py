@@ -220,6 +220,9 @@ def _median(a: ArrayLike, axes, keepdims, rt, nan, out: OutArray = None):
     else:
         va = jnp.take_along_axis(xs, lo, axis=-1)[..., 0].astype(work)
         vb = jnp.take_along_axis(xs, hi, axis=-1)[..., 0].astype(work)
+        # NumPy takes the mean of the middle element(s): a sum that starts from +0, so a
+        # middle -0.0 comes out as +0.0
+        va = jnp.where(va == 0, jnp.zeros_like(va), va)
         r = jnp.where(lo[..., 0] == hi[..., 0], va, (va + vb) / 2)
     if inexact:
         flag = jnp.all(isn, axis=-1) if nan else jnp.any(isn, axis=-1)

@@ -1,4 +1,5 @@
 """Routines that NumPy answers with a view: tnp returns a view (a lens over the same root)."""
+import functools
 import operator
 
 import numpy as np
@@ -20,8 +21,12 @@ def _reshape_view(a, shape):
 def _resolve_shape(shape, size):
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
-    shape = tuple(operator.index(s) for s in shape)
-    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder
+    return _resolved(tuple(operator.index(s) for s in shape), size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved(shape, size):
+    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder (cached)
     return np.broadcast_to(np.zeros((), np.int8), (size,)).reshape(shape).shape \
         if size else np.empty((0,), np.int8).reshape(shape).shape
 
