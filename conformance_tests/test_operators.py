@@ -19,6 +19,18 @@ INPLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, opera
            operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
            operator.ilshift, operator.irshift]
 
+# The default run takes every dtype pair (and every weak Python scalar) through one operator of
+# each family (arithmetic, division, power, bitwise, shift, comparison); the other operators'
+# full matrices are the `slow` profile (`python -m pytest -m slow`). Every operator's output dtype
+# for every dtype pair is also checked, without compiling, by test_ufunc_attrs' table.
+DEFAULT = {"add", "truediv", "floordiv", "pow", "and_", "lshift", "lt", "divmod",
+           "iadd", "itruediv", "ifloordiv", "ipow", "iand"}
+
+
+def _ops(ops):
+    return [pytest.param(op, id=op.__name__, marks=() if op.__name__ in DEFAULT else
+                         pytest.mark.slow) for op in ops]
+
 
 # Value differences that remain (each an xfail naming the NumPy behaviour not matched):
 _FUSED_DIV = ("complex128 / Python complex: NumPy's complex division (Smith's algorithm) gives an "
@@ -42,14 +54,14 @@ def _sample(dt, n=4):
     return vals.astype(dt)
 
 
-@pytest.mark.parametrize("op", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("op", _ops(BINARY))
 @pytest.mark.parametrize("dt1,dt2", list(itertools.product(ALL_DTYPES, ALL_DTYPES)),
                          ids=str)
 def test_binary_dtype_pairs(op, dt1, dt2):
     check(lambda xp, a, b: op(a, b), _sample(dt1), _sample(dt2)[::-1].copy())
 
 
-@pytest.mark.parametrize("op", BINARY, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("op", _ops(BINARY))
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("scalar", PY_SCALARS, ids=repr)
 def test_binary_python_scalars(op, dt, scalar):
@@ -66,7 +78,7 @@ def test_unary(op, dt):
     check(lambda xp, a: op(a), _sample(dt))
 
 
-@pytest.mark.parametrize("op", INPLACE, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("op", _ops(INPLACE))
 @pytest.mark.parametrize("dt1,dt2", list(itertools.product(ALL_DTYPES, ALL_DTYPES)),
                          ids=str)
 def test_inplace(op, dt1, dt2):

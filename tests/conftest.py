@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, settings
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))
 
-settings.register_profile("default", max_examples=25, deadline=None,
+settings.register_profile("default", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,7 @@
 """The one cast: ``x.astype(dtype)`` with NumPy's values where XLA's differ.
 
 Used by every conversion tnp makes (creation, ``astype``, the write path, ufunc outputs)."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -35,3 +36,13 @@ def numpy_cast(x, dtype):
     low = jnp.where(ok & ~big, t, 0).astype(np.int64).astype(dtype)
     high = jnp.where(ok & big, t - 2.0**63, 0).astype(np.int64).astype(dtype) + u(2**63)
     return jnp.where(ok, jnp.where(big, high, low), jnp.where(t >= 2.0**64, u(0), u(2**63)))
+
+
+# Static dtypes are passed as type codes: 'L' and 'Q' (both uint64) are equal as dtypes, and a
+# kernel cached for one must not answer for the other.
+_cast_kernel = jax.jit(lambda x, code: numpy_cast(x, np.dtype(code)), static_argnums=1)
+
+
+def cast(x, dtype):
+    """``numpy_cast`` as a cached compiled kernel (for eager use on jax arrays)."""
+    return x if x.dtype == dtype else _cast_kernel(x, np.dtype(dtype).char)

@@ -14,7 +14,7 @@ import typing
 import jax
 import numpy as np
 
-from . import dtypes, write
+from . import casting, dtypes, write
 
 
 class ArrayLike:
@@ -41,8 +41,10 @@ class NDArray:
     """Annotation: a parameter that must stay a tnp ndarray (it is written in place)."""
 
 
-def to_jax(x, dtype=None):
-    """Any array-like as a ``jax.Array`` (zero copy for tnp and JAX arrays), dtype per NumPy."""
+def to_jax(x, dtype=None, ndmin=0):
+    """Any array-like as a ``jax.Array``: tnp and JAX arrays stay on the device (zero copy);
+    anything else is parsed by NumPy (so nested lists and mixed Python scalars get NumPy's
+    dtype) and put on the device. ``dtype`` converts as NumPy does; ``ndmin`` as ``np.array``."""
     from .ndarray import ndarray
     if isinstance(x, ndarray):
         v = x._value
@@ -50,10 +52,11 @@ def to_jax(x, dtype=None):
         dtypes.check_supported(np.dtype(x.dtype))
         v = x
     else:
-        arr = dtypes.native(np.asarray(x) if dtype is None else np.asarray(x, dtype=dtype))
-        v = jax.device_put(arr)
-    if dtype is not None and v.dtype != dtype:
-        v = v.astype(dtype)
+        return jax.device_put(dtypes.native(np.array(x, dtype=dtype, ndmin=ndmin, copy=None)))
+    if dtype is not None:
+        v = casting.cast(v, dtype)
+    if v.ndim < ndmin:
+        v = v.reshape((1,) * (ndmin - v.ndim) + v.shape)
     return v
 
 

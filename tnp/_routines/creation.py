@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtypes
-from .._core.casting import numpy_cast
+from .._core.casting import cast
 from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
@@ -31,33 +31,6 @@ def _check_shape(shape):
     return shape
 
 
-def _from_object(obj, dtype, ndmin):
-    """A jax.Array for any array-like: tnp/JAX arrays stay on the device; the rest is parsed by
-    NumPy (so nested lists and mixed Python scalars get NumPy's dtype) and put on the device."""
-    if isinstance(obj, ndarray):
-        v = obj._value
-    elif isinstance(obj, jax.Array):
-        dtypes.check_supported(np.dtype(obj.dtype))
-        v = obj
-    else:
-        host = np.array(obj, dtype=dtype, ndmin=ndmin, copy=None)
-        return jax.device_put(dtypes.native(host))
-    if dtype is not None and v.dtype != dtype:
-        v = _cast(v, dtype)
-    if v.ndim < ndmin:
-        v = v.reshape((1,) * (ndmin - v.ndim) + v.shape)
-    return v
-
-
-# Static dtypes are passed as type codes: 'L' and 'Q' (both uint64) are equal as dtypes, and a
-# kernel cached for one must not answer for the other.
-_cast_kernel = jax.jit(numpy_cast, static_argnums=1)
-
-
-def _cast(v, dtype):
-    return _cast_kernel(v, np.dtype(dtype).char)
-
-
 @np_doc(np.array)
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
     dtype = None if dtype is None else dtypes.canonical(dtype)
@@ -73,7 +46,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
-    return ndarray._wrap(_from_object(object, dtype, ndmin))._as_array()
+    return ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
 
 
 @np_doc(np.asarray)
@@ -111,7 +84,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
         raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
     if dtype == x.dtype and not copy:
         return x
-    out = ndarray._wrap(_cast(x._value, dtype) if dtype != x.dtype else x._value)
+    out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
     return out
 
@@ -142,7 +115,7 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
 def _fill_value(fill_value, dtype):
     """NumPy's conversion of a fill value to ``dtype`` (its OverflowError etc.), as an operand."""
     if isinstance(fill_value, (ndarray, jax.Array)):
-        return _cast(to_jax(fill_value), dtype)
+        return cast(to_jax(fill_value), dtype)
     tmp = np.empty(np.shape(fill_value), dtype)
     np.copyto(tmp, fill_value, casting="unsafe")
     return tmp
