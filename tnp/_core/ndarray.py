@@ -472,15 +472,23 @@ _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "in
 
 def _binary(ufunc_name):
     def op(self, other):
-        return getattr(_ns, ufunc_name)(self, other)
+        return _ufunc(ufunc_name)(self, other)
 
     def rop(self, other):
-        return getattr(_ns, ufunc_name)(other, self)
+        return _ufunc(ufunc_name)(other, self)
 
     def iop(self, other):
-        getattr(_ns, ufunc_name)(self, other, out=self)
+        _ufunc(ufunc_name)(self, other, out=self)
         return self
     return op, rop, iop
+
+
+def _ufunc(name, _cache={}):
+    """The tnp ufunc behind an operator (looked up in the namespace once)."""
+    uf = _cache.get(name)
+    if uf is None:
+        uf = _cache[name] = getattr(_ns, name)
+    return uf
 
 
 for _op, _uf in _BINARY.items():

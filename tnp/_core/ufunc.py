@@ -16,6 +16,7 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
+from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 from jax import lax
 
 from . import dtypes, write
@@ -67,6 +68,7 @@ class ufunc:
         self._core = _core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(self._resolve_uncached)
         self._kernel = functools.lru_cache(maxsize=None)(self._kernel_uncached)
+        self._fast = {}  # input dtypes -> kernel, for calls on tnp arrays without keywords
         self._method_kernel = functools.lru_cache(maxsize=None)(self._method_kernel_uncached)
         self._replay = functools.lru_cache(maxsize=None)(self._replay_uncached)
 
@@ -122,8 +124,24 @@ class ufunc:
         return jax.jit(kernel)
 
     # ---- call ------------------------------------------------------------------------------
-    def __call__(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
-                 subok=True, signature=None):
+    def __call__(self, *args, **kwargs):
+        # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by
+        # ``_call``) and no error state to check: one dict lookup and the compiled kernel.
+        if not kwargs and len(args) == self.nin:
+            keys = tuple(a._dtype if type(a) is ndarray else None for a in args)
+            kernel = self._fast.get(keys)
+            if kernel is not None and _errcheck.modes() is None:
+                try:
+                    results = kernel(*(a._value for a in args))[0]
+                except (TypeError, ValueError):  # e.g. mismatched core dims: NumPy's error
+                    return self._call(*args)
+                if self.nout == 1:
+                    return ndarray._wrap(results[0])
+                return tuple(ndarray._wrap(r) for r in results)
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None):
         if len(args) != self.nin:
             if self.nin < len(args) <= self.nargs:
                 if out is not None:
@@ -147,8 +165,13 @@ class ufunc:
             if self.__name__ == "power" and in_dts[1].kind in "iu":
                 _check_int_power(ops[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
+            kernel = self._kernel(in_dts, out_dts, check is not None)
+            if (check is None and outs is None and dtype is None and signature is None
+                    and casting == "same_kind" and all(type(a) is ndarray for a in args)
+                    and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
+                self._fast[tuple(keys)] = kernel
             try:
-                results, flags = self._kernel(in_dts, out_dts, check is not None)(*ops)
+                results, flags = kernel(*ops)
             except TypeError:
                 if self._core is not None:
                     self._core_dims_error(ops)
@@ -499,9 +522,14 @@ class _ErrCheck:
     MESSAGES = {"invalid": "invalid value", "divide": "divide by zero", "over": "overflow"}
 
     def modes(self):
-        err = np.geterr()
-        wanted = tuple(err[c] if err[c] in self.checked else None for c in self.CATEGORIES)
-        return wanted if any(wanted) else None
+        state = _extobj.get()  # NumPy's error state object: a new one whenever it changes
+        if state is not self._state:
+            err = np.geterr()
+            wanted = tuple(err[c] if err[c] in self.checked else None for c in self.CATEGORIES)
+            self._state, self._modes = state, (wanted if any(wanted) else None)
+        return self._modes
+
+    _state = _modes = None
 
     checked = ("raise",)
 
