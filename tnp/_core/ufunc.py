@@ -128,11 +128,11 @@ class ufunc:
         # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by
         # ``_call``) and no error state to check: one dict lookup and the compiled kernel.
         if not kwargs and len(args) == self.nin:
-            keys = tuple(a._dtype if type(a) is ndarray else None for a in args)
+            keys = tuple(_fast_key(a) for a in args)
             kernel = self._fast.get(keys)
             if kernel is not None and _errcheck.modes() is None:
                 try:
-                    results = kernel(*(a._value for a in args))[0]
+                    results = kernel(*(a._value if type(a) is ndarray else a for a in args))[0]
                 except (TypeError, ValueError):  # e.g. mismatched core dims: NumPy's error
                     return self._call(*args)
                 if self.nout == 1:
@@ -167,7 +167,7 @@ class ufunc:
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
             kernel = self._kernel(in_dts, out_dts, check is not None)
             if (check is None and outs is None and dtype is None and signature is None
-                    and casting == "same_kind" and all(type(a) is ndarray for a in args)
+                    and casting == "same_kind" and all(_fast_key(a) is not None for a in args)
                     and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
                 self._fast[tuple(keys)] = kernel
             try:
@@ -547,6 +547,15 @@ class _ErrCheck:
 
 
 _errcheck = _ErrCheck()
+
+
+def _fast_key(a):
+    """What the ufunc fast path keys a call on: a tnp array's dtype, or the type of a Python
+    float or complex (weak scalars that need no value check); None for anything else."""
+    t = type(a)
+    if t is ndarray:
+        return a._dtype
+    return t if t is float or t is complex else None
 
 
 def _hashable_signature(signature):
