@@ -16,8 +16,8 @@ from .._core.normalize import ArrayLike, OutArray, normalize
 from .._core.np_doc import np_doc
 from . import reductions as red
 from .creation import asarray
-from .reductions import (_NoValue, _WHERE, _axes, _hashable, _opt, _where, check_cast,
-                         checked_out, probe)
+from .reductions import (_NoValue, _WHERE, _axes, _hashable, _opt, _sum_like, _where,
+                         check_cast, checked_out, probe)
 from .statistics import _is_tracer, median_front, quantile_front
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanstd", "nanvar", "nanmin", "nanmax", "nanargmin",
@@ -57,14 +57,8 @@ def _nansumprod(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, dtype,
 
 
 def _nansum_like(op, a, axis, dtype, out, keepdims, initial, where):
-    a = asarray(a)
-    if dtype is None and out is not None:
-        dtype = out.dtype
-    rt = probe("nan" + op, a, axis=_hashable(axis), dtype=dtype, keepdims=keepdims,
-               initial=initial, where=_WHERE if where is not _NoValue else _NoValue)
-    axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
-    return _nansumprod(a, _where(where), axes, kd, rt, _opt(initial, None), op,
-                       checked_out(out, a.shape, axes, kd))
+    return _sum_like(op, a, axis, dtype, out, keepdims, initial, where, kernel=_nansumprod,
+                     name="nan" + op)
 
 
 @np_doc(np.nansum)

@@ -110,15 +110,17 @@ def _sumprod(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, dtype, in
     return r.astype(dtype)
 
 
-def _sum_like(op, a, axis, dtype, out, keepdims, initial, where):
+def _sum_like(op, a, axis, dtype, out, keepdims, initial, where, kernel=None, name=None):
+    """The front end of sum/prod and (with nanfunctions' ``kernel`` and ``name``) of
+    nansum/nanprod: NumPy's result dtype and errors from a probe, then the kernel."""
     a = asarray(a)
     if dtype is None and out is not None:
         dtype = out.dtype  # NumPy's reduction loop runs in the dtype of ``out``
-    rt = probe(op, a, axis=_hashable(axis), dtype=dtype, keepdims=keepdims, initial=initial,
-               where=_WHERE if where is not _NoValue else _NoValue)
+    rt = probe(name or op, a, axis=_hashable(axis), dtype=dtype, keepdims=keepdims,
+               initial=initial, where=_WHERE if where is not _NoValue else _NoValue)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
-    return _sumprod(a, _where(where), axes, kd, rt, _opt(initial, None), op,
-                    checked_out(out, a.shape, axes, kd))
+    return (kernel or _sumprod)(a, _where(where), axes, kd, rt, _opt(initial, None), op,
+                                checked_out(out, a.shape, axes, kd))
 
 
 @np_doc(np.sum)
