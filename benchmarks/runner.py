@@ -1,8 +1,9 @@
 """The one benchmark runner: every case timed for each implementation in one process.
 
 A case gives, per implementation name (usually "numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit";
-a case may add its own), a zero-argument callable built from shared inputs. Each is warmed up (compiles), then timed
-``repeats`` times with JAX results blocked on; medians and ratios are reported.
+a case may add its own), a zero-argument callable built from shared inputs. Each is warmed up
+(compiles), then the implementations are timed in turns, ``repeats`` samples each, with JAX
+results blocked on; medians and ratios are reported.
 """
 import dataclasses
 import statistics
@@ -21,38 +22,49 @@ class Case:
 
 
 def block(x):
-    """Wait for device work behind ``x`` (tnp arrays, jax arrays, pytrees of them)."""
-    leaves = jax.tree_util.tree_leaves(x)
-    for leaf in leaves:
-        value = getattr(leaf, "_value", leaf)  # a tnp view's value is its read kernel's output
+    """Wait for device work behind ``x`` (tnp arrays, jax arrays, pytrees of them). A single
+    array is blocked on directly, so that no implementation pays for a pytree traversal."""
+    value = getattr(x, "_value", x)  # a tnp view's value is its read kernel's output
+    if hasattr(value, "block_until_ready"):
+        value.block_until_ready()
+        return x
+    for leaf in jax.tree_util.tree_leaves(x):
+        value = getattr(leaf, "_value", leaf)
         if hasattr(value, "block_until_ready"):
             value.block_until_ready()
     return x
 
 
-def time_call(fn, repeats=30, min_seconds=0.0, warmup=2):
-    """Median seconds of one call of ``fn`` (its result blocked on)."""
-    for _ in range(min(warmup, repeats)):
-        block(fn())
-    samples = []
-    start = time.perf_counter()
-    while len(samples) < repeats or time.perf_counter() - start < min_seconds:
-        t0 = time.perf_counter()
-        block(fn())
-        samples.append(time.perf_counter() - t0)
-        if len(samples) >= 20 * repeats:
-            break
-    return statistics.median(samples)
+def _calls_per_sample(fn, target_s):
+    """How many calls make one sample last about ``target_s`` (at least one)."""
+    t0 = time.perf_counter()
+    block(fn())
+    return max(1, int(target_s / max(time.perf_counter() - t0, 1e-9)))
 
 
-def run_case(case, repeats):
+def run_case(case, repeats, sample_s=2e-3, warmup=2):
+    """Median seconds per call of each implementation of ``case``. The implementations are
+    timed in turns (round-robin, the order rotating every round), so that a change in the
+    machine's load falls on all of them alike; each sample is a batch of calls lasting about
+    ``sample_s`` (each result blocked on), so that microsecond calls are not timer noise."""
     fns = case.make()
     if case.repeats is not None:
         repeats = case.repeats
-    row = {"group": case.group, "name": case.name, "size": case.size, "median_s": {}}
-    for impl, fn in fns.items():
-        row["median_s"][impl] = time_call(fn, repeats)
-    t = row["median_s"]
+    for fn in fns.values():
+        for _ in range(warmup):
+            block(fn())
+    numbers = {impl: _calls_per_sample(fn, sample_s) for impl, fn in fns.items()}
+    samples = {impl: [] for impl in fns}
+    impls = list(fns)
+    for r in range(repeats):
+        for impl in impls[r % len(impls):] + impls[:r % len(impls)]:
+            fn, n = fns[impl], numbers[impl]
+            t0 = time.perf_counter()
+            for _ in range(n):
+                block(fn())
+            samples[impl].append((time.perf_counter() - t0) / n)
+    t = {impl: statistics.median(v) for impl, v in samples.items()}
+    row = {"group": case.group, "name": case.name, "size": case.size, "median_s": t}
     row["ratios"] = {f"{a}/{b}": t[a] / t[b] for a, b in RATIOS if a in t and b in t}
     return row
 

@@ -10,7 +10,7 @@ FLOATS = [np.dtype(c) for c in ("float16", "float32", "float64")]
 COMPLEX = [np.dtype(c) for c in ("complex64", "complex128")]
 ALL_DTYPES = BOOL + INTS + UINTS + FLOATS + COMPLEX  # the 14 dtypes XLA holds
 NUMERIC = INTS + UINTS + FLOATS + COMPLEX
-PY_SCALARS = [True, 0, 3, -7, 2**40, 0.5, -0.0, float("inf"), float("nan"), 1e300, 2 + 3j]
+PY_SCALARS = [True, 0, 2, 3, -7, 200, 2**40, 0.5, -0.0, float("inf"), float("nan"), 1e300, 2 + 3j]
 
 
 def dtypes(choices=ALL_DTYPES):

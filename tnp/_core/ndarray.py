@@ -6,6 +6,7 @@ A view caches its value until its root's version changes. All writes go through 
 Every operation is implemented once, in the ``tnp`` namespace; operators and methods call it.
 """
 import functools
+import math
 import operator
 import sys
 
@@ -144,7 +145,7 @@ class ndarray:
 
     @property
     def size(self):
-        return int(np.prod(self._shape, dtype=np.int64))
+        return math.prod(self._shape)
 
     @property
     def itemsize(self):
@@ -496,6 +497,17 @@ for _op, _uf in _BINARY.items():
     setattr(ndarray, f"__{_op}__", _f)
     setattr(ndarray, f"__r{_op}__", _rf)
     setattr(ndarray, f"__i{_op}__", _if)
+
+
+def _pow(self, other):
+    # NumPy computes ``a ** 2`` (a Python int 2) as ``square(a)``: same values, but a bool ``a``
+    # gives int8 (square's loop) where power gives int64.
+    if type(other) is int and other == 2:
+        return _ns.square(self)
+    return _ufunc("power")(self, other)
+
+
+ndarray.__pow__ = _pow
 
 
 def _compare(ufunc_name):

@@ -9,12 +9,15 @@ Results (pytrees of jax arrays) come back as tnp ndarrays.
 """
 import functools
 import inspect
+import operator
 import typing
 
 import jax
 import numpy as np
+from numpy.exceptions import AxisError
 
 from . import casting, dtypes, write
+from .ndarray import ndarray
 
 
 class ArrayLike:
@@ -45,7 +48,6 @@ def to_jax(x, dtype=None, ndmin=0):
     """Any array-like as a ``jax.Array``: tnp and JAX arrays stay on the device (zero copy);
     anything else is parsed by NumPy (so nested lists and mixed Python scalars get NumPy's
     dtype) and put on the device. ``dtype`` converts as NumPy does; ``ndmin`` as ``np.array``."""
-    from .ndarray import ndarray
     if isinstance(x, ndarray):
         v = x._value
     elif isinstance(x, jax.Array):
@@ -71,7 +73,6 @@ def _convert_dtype(x):
 
 
 def _convert_out(x):
-    from .ndarray import ndarray
     if x is None or isinstance(x, ndarray):
         return x
     if isinstance(x, tuple) and len(x) == 1 and isinstance(x[0], ndarray):
@@ -108,7 +109,6 @@ def _converter(annotation):
 
 
 def wrap_result(result):
-    from .ndarray import ndarray
     if isinstance(result, jax.Array):  # the common case, without a tree traversal
         return ndarray._wrap(result)
     return jax.tree_util.tree_map(
@@ -146,6 +146,46 @@ def _hashable(x):
     return x
 
 
+_MAX_KERNELS = 1024  # per function; the table starts afresh past this (e.g. ever-new floats)
+
+
+def _kernel_table(positional, name, n, static, dynamic):
+    """A caller ``kernel(vals)`` that runs ``positional(*vals)`` as a compiled kernel: one
+    ``jax.jit`` per tuple of static values (the static values baked in, so each call passes
+    only the arrays: JAX's static-argument hashing costs more than this table's lookup).
+    Unhashable static values (after lists become tuples) run the body eagerly."""
+    kernels = {}
+
+    def make(key):
+        def body(*arrays):
+            vals = [None] * n
+            for i, v in zip(static, key):
+                vals[i] = v
+            for i, v in zip(dynamic, arrays):
+                vals[i] = v
+            return positional(*vals)
+        body.__name__ = name
+        if len(kernels) >= _MAX_KERNELS:
+            kernels.clear()
+        k = kernels[key] = jax.jit(body)
+        return k
+
+    def kernel(vals):
+        key = tuple([vals[i] for i in static])
+        try:
+            k = kernels.get(key)
+        except TypeError:
+            key = tuple([_hashable(vals[i]) for i in static])
+            try:
+                k = kernels.get(key)
+            except TypeError:
+                return positional(*vals)
+        if k is None:
+            k = make(key)
+        return k(*[vals[i] for i in dynamic])
+    return kernel
+
+
 def normalize(fn=None, *, jit=True):
     """Decorate a jax.numpy-level implementation with tnp's argument normalisation.
 
@@ -170,9 +210,12 @@ def normalize(fn=None, *, jit=True):
 
     def positional(*vals):
         return fn(*vals[:n_pos], **dict(zip(kw_names, vals[n_pos:])))
-    jitted = jax.jit(positional, static_argnums=static) if jit and not has_var else None
 
+    kernel = _kernel_table(positional, fn.__name__, len(names), static,
+                           [i for i in range(len(names)) if i not in static]) if (
+        jit and not has_var) else None
     bind = None if has_var else _fast_binder(sig)
+    conv_items = [(i, c) for i, c in enumerate(convs) if c is not None]
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -188,23 +231,12 @@ def normalize(fn=None, *, jit=True):
             result = fn(*bound.args, **bound.kwargs)
         else:
             vals = bind(args, kwargs)
-            for i, c in enumerate(convs):
-                if c is not None:
-                    vals[i] = c(vals[i])
+            for i, c in conv_items:
+                vals[i] = c(vals[i])
             out = None
             if out_index is not None:
                 out, vals[out_index] = vals[out_index], None
-            if jitted is not None:
-                try:
-                    svals = [vals[i] if is_array[i] else _hashable(vals[i])
-                             for i in range(len(vals))]
-                    hash(tuple(svals[i] for i in static))
-                except TypeError:
-                    result = positional(*vals)
-                else:
-                    result = jitted(*svals)
-            else:
-                result = positional(*vals)
+            result = positional(*vals) if kernel is None else kernel(vals)
         if out is not None:
             write.assign(out, result)
             return out
@@ -217,7 +249,6 @@ def normalize(fn=None, *, jit=True):
 
 def normalize_axis(axis, ndim):
     """NumPy's axis normalisation with its AxisError."""
-    from numpy.exceptions import AxisError
     if not -ndim <= axis < ndim:
         raise AxisError(axis, ndim)
     return axis % ndim
@@ -236,7 +267,6 @@ def normalize_axes(axis, ndim):
 
 
 def operator_index(x):
-    import operator
     try:
         return operator.index(x)
     except TypeError:

@@ -550,12 +550,15 @@ _errcheck = _ErrCheck()
 
 
 def _fast_key(a):
-    """What the ufunc fast path keys a call on: a tnp array's dtype, or the type of a Python
-    float or complex (weak scalars that need no value check); None for anything else."""
+    """What the ufunc fast path keys a call on: a tnp array's dtype, the type of a Python float
+    or complex, or ``int`` for a Python int in [0, 128) (weak scalars whose value changes
+    neither the loop nor the errors: such an int fits every dtype); None for anything else."""
     t = type(a)
     if t is ndarray:
         return a._dtype
-    return t if t is float or t is complex else None
+    if t is float or t is complex:
+        return t
+    return t if t is int and 0 <= a < 128 else None
 
 
 def _hashable_signature(signature):

@@ -169,11 +169,15 @@ def _arange_kernel(first, second, n, dtype):
     computed in the dtype (float16 in float32, as NumPy's HALF_fill)."""
     dtype = np.dtype(dtype)
     work = np.dtype(np.float32) if dtype == np.float16 else dtype
+    first, second = jnp.asarray(first, dtype), jnp.asarray(second, dtype)
     f, s = first.astype(work), second.astype(work)
     # XLA on CPU contracts this multiply-add into an FMA where NumPy rounds the product first:
     # results can differ by half an ulp of the largest magnitude involved.
     y = (f + jnp.arange(n, dtype=work) * (s - f)).astype(dtype)
     return y.at[:2].set(jnp.stack([first, second])[:min(n, 2)])
+
+
+_INT_SAFE = 2 ** 62  # Python ints this small make an int64 arange with no overflow check
 
 
 def _probe_stop(start, stop):
@@ -217,6 +221,12 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     else:
         start = start_or_stop
     step = 1 if step is None else step
+    if dtype is None and type(start) is type(stop) is type(step) is int and step and (
+            -_INT_SAFE < start < _INT_SAFE and -_INT_SAFE < stop < _INT_SAFE):
+        # The common call, Python ints well inside int64: NumPy's dtype is int64, its length
+        # that of Python's range, and its values exact (no probe needed).
+        return ndarray._wrap(_arange_kernel(start, start + step, len(range(start, stop, step)),
+                                            "q"))
     for v in (start, stop, step):
         if isinstance(v, ndarray) and v.ndim:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")

@@ -25,7 +25,8 @@ _WHERE = "<where>"
 @functools.lru_cache(maxsize=4096)
 def _probe_cached(name, shape, dt, kw):
     ph = np.zeros(tuple(s if s < 2 else 2 for s in shape), dt)
-    kwargs = {k: (np.ones(ph.shape, bool) if v is _WHERE else v) for k, v in kw}
+    kwargs = {k: (np.ones(ph.shape, bool) if v is _WHERE else v) for k, v in kw
+              if v is not _NoValue}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return np.asarray(getattr(np, name)(ph, **kwargs)).dtype
@@ -33,13 +34,12 @@ def _probe_cached(name, shape, dt, kw):
 
 def probe(name, a, **kw):
     """The dtype of ``numpy.<name>`` on a placeholder like ``a``; raises NumPy's exception."""
-    kw = {k: v for k, v in kw.items() if v is not _NoValue}
+    key = tuple(kw.items())
     try:
-        key = tuple(sorted(kw.items()))
-        hash(key)
-    except TypeError:
-        key = tuple(sorted((k, _hashable(v)) for k, v in kw.items()))
-    return _probe_cached(name, tuple(a.shape), a.dtype, key)
+        return _probe_cached(name, a.shape, a.dtype, key)
+    except TypeError:  # an unhashable argument (a list axis): as a tuple
+        key = tuple((k, _hashable(v)) for k, v in key)
+        return _probe_cached(name, a.shape, a.dtype, key)
 
 
 def _hashable(v):

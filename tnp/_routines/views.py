@@ -39,6 +39,8 @@ def reshape(a, /, shape, order="C", *, copy=None):
     shape = _resolve_shape(shape, a.size)
     if copy:
         return _reshape_view(a.copy(), shape)  # as NumPy: a view of the copy
+    if _c_contiguous_chain(a):
+        return _reshape_view(a, shape)
     try:  # NumPy decides view or copy, on the array's layout replayed on a placeholder
         numpy_layout(a).reshape(shape, copy=False)
     except ValueError:
@@ -46,6 +48,12 @@ def reshape(a, /, shape, order="C", *, copy=None):
             raise ValueError("Unable to avoid creating a copy while reshaping.")
         return _reshape_view(a.copy(), shape)
     return _reshape_view(a, shape)
+
+
+def _c_contiguous_chain(a):
+    """Whether ``a`` is a root or a chain of reshapes of one (C-contiguous: any reshape of it is
+    a view), decided without replaying its layout."""
+    return a._base is None or all(kind == "reshape" for kind, _ in a._lens)
 
 
 @np_doc(np.ravel)
