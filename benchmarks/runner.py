@@ -45,8 +45,9 @@ def _calls_per_sample(fn, target_s):
 def run_case(case, repeats, sample_s=2e-3, warmup=2):
     """Median seconds per call of each implementation of ``case``. The implementations are
     timed in turns (round-robin, the order rotating every round), so that a change in the
-    machine's load falls on all of them alike; each sample is a batch of calls lasting about
-    ``sample_s`` (each result blocked on), so that microsecond calls are not timer noise."""
+    machine's load falls on all of them alike; each turn starts with one untimed call, and its
+    sample is a batch of calls lasting about ``sample_s`` (each result blocked on), so that
+    microsecond calls are not timer noise."""
     fns = case.make()
     if case.repeats is not None:
         repeats = case.repeats
@@ -59,6 +60,7 @@ def run_case(case, repeats, sample_s=2e-3, warmup=2):
     for r in range(repeats):
         for impl in impls[r % len(impls):] + impls[:r % len(impls)]:
             fn, n = fns[impl], numbers[impl]
+            block(fn())  # untimed: wakes the thread pools the previous implementation idled
             t0 = time.perf_counter()
             for _ in range(n):
                 block(fn())

@@ -4,6 +4,8 @@ See README.md and ../shared/DESIGN.md. NumPy names tnp does not implement native
 one fallback path (``tnp.TnpFallbackWarning``); ``python -m tnp coverage`` lists them.
 """
 from ._core import config as _config  # noqa: F401  (64-bit JAX, compilation cache) - first
+import importlib as _importlib
+
 import numpy as _np
 
 from ._core.errors import TnpFallbackWarning, TnpTracingError
@@ -14,9 +16,9 @@ from . import _routines
 
 __version__ = "0.1.0"
 
-# NumPy's scalar types, abstract types and constants are NumPy's own objects.
-for _name in dir(_np):
-    _obj = getattr(_np, _name)
+# NumPy's scalar types, abstract types and constants are NumPy's own objects. (``vars``, not
+# ``dir``/``getattr``: NumPy imports its lazy submodules — f2py, testing, ... — on getattr.)
+for _name, _obj in list(vars(_np).items()):
     if not _name.startswith("_") and (
             (isinstance(_obj, type) and issubclass(_obj, _np.generic))
             or isinstance(_obj, (float, int, bool, _np.generic)) or _obj is None):
@@ -33,11 +35,18 @@ for _mod in _routines.modules():
 
 _bind(__import__(__name__))
 
-from . import fft, lib, linalg, random, testing  # noqa: E402  (NumPy's submodules)
+# NumPy's submodules, imported on first access (``tnp.linalg.norm`` or ``import tnp.linalg``).
+_SUBMODULES = ("fft", "lib", "linalg", "random", "testing")
+_numpy_getattr = _fallback.module_getattr(_np, "", globals())
+# ``from tnp import *``: every public name defined here, and the submodules (as NumPy's does).
+__all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_SUBMODULES))
 
 
-# NumPy names without a native tnp implementation: the one fallback path.
-__getattr__ = _fallback.module_getattr(_np, "", globals())
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    # NumPy names without a native tnp implementation: the one fallback path.
+    return _numpy_getattr(name)
 
 
 def __dir__():

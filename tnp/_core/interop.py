@@ -6,7 +6,7 @@ from . import fallback
 from .np_doc import REGISTRY
 
 _NAMESPACES = {"numpy": "main", "numpy.linalg": "linalg", "numpy.fft": "fft",
-               "numpy.random": "random"}
+               "numpy.random": "random", "numpy.lib.stride_tricks": "lib.stride_tricks"}
 
 
 def array_ufunc(np_ufunc, method, inputs, kwargs):

@@ -2,9 +2,60 @@
 
 Copies NumPy's docstring (plus what tnp does differently), records the NumPy original (for the
 signature test in ``tests/test_signatures.py``) and registers the function for the coverage
-report (``python -m tnp coverage``).
+report (``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.interop``).
 """
-REGISTRY = {}  # (namespace, name) -> tnp function
+import importlib
+
+
+class _Registry(dict):
+    """(namespace, name) -> tnp function. A namespace other than "main" is the tnp submodule
+    ``tnp.<namespace>``, which ``import tnp`` leaves to first use and which registers its
+    functions when imported: a lookup imports its key's submodule, a listing imports them all."""
+
+    def __init__(self):
+        super().__init__()
+        self._pending = {"fft", "linalg", "random", "lib.stride_tricks"}  # not imported yet
+
+    def _load(self, namespace=None):
+        for ns in list(self._pending) if namespace is None else (namespace,):
+            if ns in self._pending:
+                importlib.import_module("tnp." + ns)
+                self._pending.discard(ns)
+
+    def __getitem__(self, key):
+        self._load(key[0])
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._load(key[0])
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self._load(key[0])
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self._load()
+        return super().__iter__()
+
+    def __len__(self):
+        self._load()
+        return super().__len__()
+
+    def keys(self):
+        self._load()
+        return super().keys()
+
+    def values(self):
+        self._load()
+        return super().values()
+
+    def items(self):
+        self._load()
+        return super().items()
+
+
+REGISTRY = _Registry()
 
 
 def np_doc(numpy_obj, *, namespace="main", name=None, notes=None):

@@ -287,7 +287,8 @@ _IMPLS["isnat"] = _isnat
 # One tnp.ufunc per NumPy ufunc object; NumPy's aliases (abs, conj, ...) name the same object.
 _BY_NUMPY = {}
 __all__ = []
-for _name in sorted(n for n in dir(np) if isinstance(getattr(np, n), np.ufunc)):
+# vars(), not dir() + getattr(): NumPy would import its lazy submodules (f2py, testing, ...).
+for _name in sorted(n for n, o in vars(np).items() if isinstance(o, np.ufunc)):
     _np_uf = getattr(np, _name)
     if _np_uf not in _BY_NUMPY:
         _BY_NUMPY[_np_uf] = ufunc(_np_uf, _IMPLS[_np_uf.__name__])
