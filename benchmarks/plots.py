@@ -1,10 +1,13 @@
 """PNG plots of time against size for groups with several sizes (matplotlib, the bench extra)."""
 import os
 
+# What a group's size is, where it is not an array size.
+_SIZE_LABELS = {"per-example gradients": "batch size"}
+
 
 def make_plots(rows, out_dir):
-    """Write one log-log plot per group whose cases share a name over several sizes; return
-    notes (crossover sizes) for the report."""
+    """Write one log-log plot per group whose cases share a name over several sizes (each
+    implementation drawn over the sizes it was timed at); return notes for the report."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -20,11 +23,15 @@ def make_plots(rows, out_dir):
         if len(rs) < 3:
             continue
         rs.sort(key=lambda r: r["size"])
+        impls = []
+        for r in rs:
+            impls += [i for i in r["median_s"] if i not in impls]
         fig, ax = plt.subplots(figsize=(6, 4))
-        for impl in rs[0]["median_s"]:
-            ax.loglog([r["size"] for r in rs], [r["median_s"][impl] for r in rs], "o-",
+        for impl in impls:
+            timed = [r for r in rs if impl in r["median_s"]]
+            ax.loglog([r["size"] for r in timed], [r["median_s"][impl] for r in timed], "o-",
                       label=impl)
-        ax.set_xlabel("size")
+        ax.set_xlabel(_SIZE_LABELS.get(group, "size"))
         ax.set_ylabel("median time per call (s)")
         ax.set_title(f"{group}: {name}")
         ax.legend()
@@ -32,8 +39,10 @@ def make_plots(rows, out_dir):
         fig.tight_layout()
         fig.savefig(os.path.join(out_dir, fname), dpi=100)
         plt.close(fig)
-        cross = [r["size"] for r in rs if r["median_s"].get("tnp", 1) < r["median_s"].get(
-            "numpy", 0)]
-        notes.append(f"{group}/{name}: plot {fname}; tnp faster than NumPy from size "
+        note = f"{group}/{name}: plot {fname}"
+        if all("tnp" in r["median_s"] and "numpy" in r["median_s"] for r in rs):
+            cross = [r["size"] for r in rs if r["median_s"]["tnp"] < r["median_s"]["numpy"]]
+            note += (f"; tnp faster than NumPy from size "
                      f"{cross[0] if cross else 'never (in this range)'}")
+        notes.append(note)
     return notes

@@ -12,6 +12,8 @@ from typing import Callable
 
 import jax
 
+from tnp import ndarray
+
 @dataclasses.dataclass
 class Case:
     group: str
@@ -24,15 +26,19 @@ class Case:
 def block(x):
     """Wait for device work behind ``x`` (tnp arrays, jax arrays, pytrees of them). A single
     array is blocked on directly, so that no implementation pays for a pytree traversal."""
-    value = getattr(x, "_value", x)  # a tnp view's value is its read kernel's output
-    if hasattr(value, "block_until_ready"):
-        value.block_until_ready()
-        return x
-    for leaf in jax.tree_util.tree_leaves(x):
-        value = getattr(leaf, "_value", leaf)
-        if hasattr(value, "block_until_ready"):
-            value.block_until_ready()
+    if isinstance(x, (ndarray, jax.Array)):
+        _block_one(x)
+    else:
+        for leaf in jax.tree_util.tree_leaves(x, is_leaf=lambda v: isinstance(v, ndarray)):
+            _block_one(leaf)
     return x
+
+
+def _block_one(x):
+    if isinstance(x, ndarray):
+        x = x._value  # the root's buffer, or a view's read through its lenses
+    if isinstance(x, jax.Array):
+        x.block_until_ready()
 
 
 def _calls_per_sample(fn, target_s):

@@ -204,6 +204,16 @@ def test_clip_hypothesis(a, lo, hi):
     check(lambda xp, a: xp.clip(a, lo, hi), a)
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128"])
+def test_clip_nan_and_signed_zero(dt):
+    # NumPy's clip loop is minimum(maximum(x, lo), hi) with NaN propagating from x or a bound
+    a = np.array([np.nan, -0.0, 0.0, 2.0, -3.0, np.nan]).astype(dt)
+    for lo, hi in [(None, 1), (-1, None), (0.0, 1), (-0.0, 0.0), (np.nan, 1), (-1, np.nan)]:
+        check(lambda xp, a: xp.clip(a, lo, hi), a)
+    if dt.startswith("complex"):
+        check(lambda xp, a: xp.clip(a, 1 + 1j, 2 - 1j), a + 1j * a[::-1])
+
+
 @given(array_and_dtype(choices=FLOATS + COMPLEX, shape=(6,)))
 def test_nan_to_num_sinc_fix_hypothesis(a):
     check(lambda xp, a: (xp.nan_to_num(a), xp.angle(a)), a)

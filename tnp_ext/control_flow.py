@@ -3,14 +3,29 @@
 ``map`` applies a function to slices sequentially (like tf.map_fn); ``tnp_ext.vmap`` is the
 vectorised counterpart.
 """
+import weakref
+
 import jax
 
 from ._convert import to_jax_tree, to_tnp_tree
 
+_WRAPPED = weakref.WeakKeyDictionary()  # fun -> its jax-level wrapper
+
 
 def _tnp_fn(fun):
+    """``fun`` as a function of jax values. One wrapper per ``fun``, so that JAX's trace and
+    compile caches (keyed on the function's identity) see the same function every call."""
+    try:
+        return _WRAPPED[fun]
+    except (KeyError, TypeError):  # not seen yet, or not weak-referenceable
+        pass
+
     def wrapped(*args):
         return to_jax_tree(fun(*to_tnp_tree(args)))
+    try:
+        _WRAPPED[fun] = wrapped
+    except TypeError:
+        pass
     return wrapped
 
 

@@ -18,6 +18,12 @@ def _inputs():
             "tnp": (tnp, tnp.asarray(a), tnp.asarray(b), tnp.asarray(m), tnp.asarray(idx))}
 
 
+def _unread(x):
+    """A tnp view as returned, unread: blocking waits for its root's buffer only (a view is
+    read by the operation that consumes it). NumPy's and JAX's results are unchanged."""
+    return x._root if isinstance(x, tnp.ndarray) else x
+
+
 OPS = {
     "add": lambda xp, a, b, m, i: a + b,
     "multiply scalar": lambda xp, a, b, m, i: a * 2.0,
@@ -37,6 +43,12 @@ OPS = {
     "arange": lambda xp, a, b, m, i: xp.arange(N),
     "matvec": lambda xp, a, b, m, i: m @ b[:100],
     "where": lambda xp, a, b, m, i: xp.where(a > 0, a, 0.0),
+    # The view-making operations again, their tnp views unread (above, blocking reads them).
+    "slice a[2:5], view unread": lambda xp, a, b, m, i: _unread(a[2:5]),
+    "strided a[::3], view unread": lambda xp, a, b, m, i: _unread(a[::3]),
+    "row m[4], view unread": lambda xp, a, b, m, i: _unread(m[4]),
+    "reshape, view unread": lambda xp, a, b, m, i: _unread(a.reshape(20, 50)),
+    "transpose, view unread": lambda xp, a, b, m, i: _unread(m.T),
 }
 
 

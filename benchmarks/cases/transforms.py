@@ -35,13 +35,14 @@ def _per_example(batch):
         vg = tnp_ext.vmap(g, in_axes=(None, 0, 0))
         jvg = tnp_ext.jit(vg)
         hand = jax.jit(jax.vmap(jax.grad(_jloss), in_axes=(None, 0, 0)))
+        one = lambda xy: g(tp, xy[0], xy[1])  # noqa: E731 (one function, for map's caches)
         fns = {
-            "map": lambda: tnp_ext.map(lambda xy: g(tp, xy[0], xy[1]), (txs, tys)),
+            "map": lambda: tnp_ext.map(one, (txs, tys)),
             "vmap": lambda: vg(tp, txs, tys),
             "tnp_ext.jit(vmap)": lambda: jvg(tp, txs, tys),
             "jax.jit(vmap) by hand": lambda: hand(jp, jxs, jys),
         }
-        if batch <= 32:
+        if batch <= 128:  # a Python loop of eager gradients: slow beyond
             fns = {"loop": lambda: [g(tp, txs[i], tys[i]) for i in range(batch)], **fns}
         return fns
     return make
@@ -58,7 +59,10 @@ def _overhead(name, tfun, jfun, shape):
 
 def cases(quick):
     batches = (8, 64) if quick else (8, 32, 128, 512, 2048)
-    out = [Case("per-example gradients", "mlp 16-32-1", b, _per_example(b)) for b in batches]
+    # Full mode plots time against batch size (benchmarks/plots.py); fewer rounds bound the
+    # slow implementations (loop, eager map) to about a minute in all.
+    out = [Case("per-example gradients", "mlp 16-32-1", b, _per_example(b),
+                repeats=None if quick else 12) for b in batches]
     out += [
         _overhead("x + 1", lambda x: x + 1, lambda x: x + 1, (8,)),
         _overhead("sin(x) * x", lambda x: tnp.sin(x) * x, lambda x: jnp.sin(x) * x, (8,)),
