@@ -40,9 +40,20 @@ def make_plots(rows, out_dir):
         fig.savefig(os.path.join(out_dir, fname), dpi=100)
         plt.close(fig)
         note = f"{group}/{name}: plot {fname}"
-        if all("tnp" in r["median_s"] and "numpy" in r["median_s"] for r in rs):
-            cross = [r["size"] for r in rs if r["median_s"]["tnp"] < r["median_s"]["numpy"]]
-            note += (f"; tnp faster than NumPy from size "
-                     f"{cross[0] if cross else 'never (in this range)'}")
+        if all("numpy" in r["median_s"] for r in rs):
+            crossings = [f"{impl} {_crossover(rs, impl)}" for impl in impls
+                         if impl != "numpy" and all(impl in r["median_s"] for r in rs)]
+            if crossings:
+                note += "; faster than NumPy: " + ", ".join(crossings)
         notes.append(note)
     return notes
+
+
+def _crossover(rows, impl):
+    """From which size on ``impl`` is faster than NumPy (at that size and every larger one)."""
+    size = None
+    for r in reversed(rows):
+        if r["median_s"][impl] >= r["median_s"]["numpy"]:
+            break
+        size = r["size"]
+    return "never (in this range)" if size is None else f"from size {size:g}"
