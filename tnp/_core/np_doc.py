@@ -34,25 +34,17 @@ class _Registry(dict):
         self._load(key[0])
         return super().__contains__(key)
 
-    def __iter__(self):
-        self._load()
-        return super().__iter__()
 
-    def __len__(self):
+def _listing(method):
+    def listing(self):
         self._load()
-        return super().__len__()
+        return method(self)
+    listing.__name__ = method.__name__
+    return listing
 
-    def keys(self):
-        self._load()
-        return super().keys()
 
-    def values(self):
-        self._load()
-        return super().values()
-
-    def items(self):
-        self._load()
-        return super().items()
+for _name in ("__iter__", "__len__", "keys", "values", "items"):  # a listing loads them all
+    setattr(_Registry, _name, _listing(getattr(dict, _name)))
 
 
 REGISTRY = _Registry()
