@@ -238,3 +238,12 @@ def test_array_of_tnp_and_jax_arrays():
     check(lambda xp: xp.array([xp.asarray(1.5), 2]))
     check(lambda xp: xp.asarray([[xp.asarray(1, dtype=np.int8)], [2]]))
     assert tnp.array([jnp.arange(2), jnp.arange(2)]).shape == (2, 2)
+
+
+@pytest.mark.parametrize("make", [
+    lambda xp: xp.zeros(2**62), lambda xp: xp.full((2**31, 2**31), 1.0),
+    lambda xp: xp.ones((2**40, 2**30), xp.int8), lambda xp: xp.empty_like(xp.zeros(3), shape=2**62),
+    lambda xp: xp.arange(2**62 - 1), lambda xp: xp.arange(0.0, 2.0**62)])
+def test_array_too_big(make):
+    # NumPy's ValueError before any allocation (XLA would abort the process on such a shape)
+    check(make)

@@ -24,11 +24,20 @@ def _shape_tuple(shape):
     return (operator.index(shape),)
 
 
-def _check_shape(shape):
+def _check_shape(shape, dtype):
+    """``shape`` as a tuple, with NumPy's errors for a negative dimension and for an array whose
+    size in bytes exceeds the largest intp (XLA would abort the process)."""
     shape = _shape_tuple(shape)
     if any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
+    _check_size(math.prod(shape), dtype)
     return shape
+
+
+def _check_size(n, dtype):
+    if n * np.dtype(dtype).itemsize > np.iinfo(np.intp).max:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than "
+                         "the maximum possible size.")
 
 
 @np_doc(np.array)
@@ -94,7 +103,8 @@ _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype)
 
 
 def _filled(shape, value, dtype):
-    return ndarray._wrap(_fill_kernel(value, _check_shape(shape), dtype.char))._as_array()
+    return ndarray._wrap(_fill_kernel(value, _check_shape(shape, dtype),
+                                      dtype.char))._as_array()
 
 
 @np_doc(np.zeros)
@@ -127,7 +137,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         dtype = np.asarray(fill_value).dtype if not isinstance(fill_value, ndarray) \
             else fill_value.dtype
     dtype = dtypes.canonical(dtype)
-    shape = _check_shape(shape)
+    shape = _check_shape(shape, dtype)
     return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape,
                                       dtype.char))._as_array()
 
@@ -136,7 +146,7 @@ def _like_shape_dtype(a, dtype, shape):
     dt = dtypes.canonical(dtype) if dtype is not None else (
         a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype)
     dtypes.check_supported(np.dtype(dt))
-    return (np.shape(a) if shape is None else _check_shape(shape)), np.dtype(dt)
+    return (np.shape(a) if shape is None else _check_shape(shape, dt)), np.dtype(dt)
 
 
 @np_doc(np.zeros_like)
@@ -221,12 +231,13 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     else:
         start = start_or_stop
     step = 1 if step is None else step
-    if dtype is None and type(start) is type(stop) is type(step) is int and step and (
-            -_INT_SAFE < start < _INT_SAFE and -_INT_SAFE < stop < _INT_SAFE):
+    if dtype is None and type(start) is type(stop) is type(step) is int and step and all(
+            -_INT_SAFE < v < _INT_SAFE for v in (start, stop, step)):
         # The common call, Python ints well inside int64: NumPy's dtype is int64, its length
         # that of Python's range, and its values exact (no probe needed).
-        return ndarray._wrap(_arange_kernel(start, start + step, len(range(start, stop, step)),
-                                            "q"))
+        n = len(range(start, stop, step))
+        _check_size(n, np.int64)
+        return ndarray._wrap(_arange_kernel(start, start + step, n, "q"))
     for v in (start, stop, step):
         if isinstance(v, ndarray) and v.ndim:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
@@ -236,6 +247,7 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     if step == 0:
         raise ZeroDivisionError("division by zero")
     n = _arange_length(start, stop, step)
+    _check_size(n, dt)
     if dt.kind == "b":
         return array(np.arange(start, stop, step, dtype=dt))
     _check_int_items((start, start + step) if n > 1 else (start,) if n else (), dt)
