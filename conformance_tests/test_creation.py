@@ -243,7 +243,9 @@ def test_array_of_tnp_and_jax_arrays():
 @pytest.mark.parametrize("make", [
     lambda xp: xp.zeros(2**62), lambda xp: xp.full((2**31, 2**31), 1.0),
     lambda xp: xp.ones((2**40, 2**30), xp.int8), lambda xp: xp.empty_like(xp.zeros(3), shape=2**62),
-    lambda xp: xp.arange(2**62 - 1), lambda xp: xp.arange(0.0, 2.0**62)])
+    lambda xp: xp.arange(2**62 - 1), lambda xp: xp.arange(0.0, 2.0**62),
+    lambda xp: xp.eye(2**32), lambda xp: xp.identity(2**32), lambda xp: xp.linspace(0, 1, 2**62),
+    lambda xp: xp.logspace(0, 1, 2**62), lambda xp: xp.geomspace(1, 2, 2**62)])
 def test_array_too_big(make):
     # NumPy's ValueError before any allocation (XLA would abort the process on such a shape)
     check(make)

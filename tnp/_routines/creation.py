@@ -30,11 +30,12 @@ def _check_shape(shape, dtype):
     shape = _shape_tuple(shape)
     if any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
-    _check_size(math.prod(shape), dtype)
+    check_size(math.prod(shape), dtype)
     return shape
 
 
-def _check_size(n, dtype):
+def check_size(n, dtype):
+    """NumPy's ValueError for ``n`` elements of ``dtype`` over the largest intp in bytes."""
     if n * np.dtype(dtype).itemsize > np.iinfo(np.intp).max:
         raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than "
                          "the maximum possible size.")
@@ -236,7 +237,7 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
         # The common call, Python ints well inside int64: NumPy's dtype is int64, its length
         # that of Python's range, and its values exact (no probe needed).
         n = len(range(start, stop, step))
-        _check_size(n, np.int64)
+        check_size(n, np.int64)
         return ndarray._wrap(_arange_kernel(start, start + step, n, "q"))
     for v in (start, stop, step):
         if isinstance(v, ndarray) and v.ndim:
@@ -247,7 +248,7 @@ def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like
     if step == 0:
         raise ZeroDivisionError("division by zero")
     n = _arange_length(start, stop, step)
-    _check_size(n, dt)
+    check_size(n, dt)
     if dt.kind == "b":
         return array(np.arange(start, stop, step, dtype=dt))
     _check_int_items((start, start + step) if n > 1 else (start,) if n else (), dt)

@@ -11,7 +11,7 @@ from .._core import dtypes
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
-from .creation import asarray
+from .creation import asarray, check_size
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander"]
 
@@ -46,7 +46,9 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     n = _dim(N)
     m = n if M is None else _dim(M)
     k = m if k >= m else operator.index(k)  # NumPy reads k as an index only when it is < M
-    return ndarray._wrap(_eye_kernel(n, m, k, dtypes.canonical(dtype).char))
+    dtype = dtypes.canonical(dtype)
+    check_size(n * m, dtype)
+    return ndarray._wrap(_eye_kernel(n, m, k, dtype.char))
 
 
 @np_doc(np.identity)

@@ -12,7 +12,7 @@ from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 from .._core.casting import numpy_cast
-from .creation import asarray
+from .creation import asarray, check_size
 from .ufuncs import power
 from .views import expand_dims
 
@@ -73,6 +73,7 @@ def _prepare(start, stop, num, dtype):
     if dtype.kind in "iu" and dt.kind == "c":
         np.floor(np.zeros(1, dt))  # NumPy's TypeError: floor is not defined for complex
     s, e = to_jax(start), to_jax(stop)
+    check_size(num * math.prod(jnp.broadcast_shapes(s.shape, e.shape)), dtype)
     return s, e, num, dt, dtype
 
 
@@ -140,6 +141,7 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     dtype = dt if dtype is None else dtype
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    check_size(num * math.prod(jnp.broadcast_shapes(s.shape, e.shape)), dtype)
     ndim = len(jnp.broadcast_shapes(s.shape, e.shape)) + 1
     return ndarray._wrap(_geomspace_kernel(s, e, num, bool(endpoint), dt.char, dtype.char,
                                            _axis_for(axis, ndim)))
