@@ -180,3 +180,18 @@ def test_explain_a_jax_error():
     with pytest.raises(TypeError) as info:
         jnp.ones(3).reshape(4)
     assert _porting.explain(info.value).startswith("JAX rejected an operation tnp gave it")
+
+
+@pytest.mark.parametrize("name,call", [
+    ("shape", lambda: tnp.unique(tnp.asarray([3, 1, 3]))),
+    ("shape", lambda: tnp.nonzero(tnp.asarray([0, 2, 0, 5]))),
+    ("shape", lambda: tnp.trim_zeros(tnp.asarray([0, 1, 0]))),
+    ("check", lambda: tnp.linalg.inv(tnp.eye(2))),
+    ("check", lambda: tnp.asarray_chkfinite(tnp.ones(3))),
+    ("check", lambda: tnp.average(tnp.ones(3), weights=tnp.ones(3))),
+])
+def test_value_dependent_sync_points_are_counted(name, call):
+    # a value read from the device to decide a result's shape or an error is a counted sync
+    before = syncs.COUNTS.copy()
+    call()
+    assert (syncs.COUNTS - before)[name] >= 1

@@ -17,6 +17,10 @@ SYNC_POINTS = {
                 "fallback inputs, other libraries)",
     "mask": "boolean-mask indexing with a device mask (the result shape needs its values)",
     "bounds": "bounds check of an integer index array on the device",
+    "check": "a device value read to decide an error or a Python result (singular matrix, "
+             "negative weights, non-finite input, ...)",
+    "shape": "a result shape that depends on the values (nonzero, unique, set routines, "
+             "trim_zeros, ...)",
 }
 
 COUNTS = collections.Counter()
@@ -43,6 +47,18 @@ def record(name):
     COUNTS[name] += 1
     if _reporting and name not in LINES:
         LINES[name] = program_line(sys._getframe(1))
+
+
+def check(flag):
+    """``bool(flag)`` of a device value that decides an error or a Python result."""
+    record("check")
+    return bool(flag)
+
+
+def count(n):
+    """``int(n)`` of a device value that decides a result's shape."""
+    record("shape")
+    return int(n)
 
 
 def note_fallback(qualname):

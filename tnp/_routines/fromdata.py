@@ -8,6 +8,7 @@ from numpy._core._asarray import POSSIBLE_FLAGS
 from .._core import dtypes
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
+from .._core import syncs
 from .creation import array, asanyarray, asarray
 from .grids import indices
 
@@ -49,7 +50,8 @@ def fromstring(string, dtype=float, count=-1, *, sep, like=None):
 @np_doc(np.asarray_chkfinite, notes="The finiteness check is a sync point (one bool).")
 def asarray_chkfinite(a, dtype=None, order=None):
     a = asarray(a, dtype=dtype, order=order)
-    if a.dtype.char in np.typecodes["AllFloat"] and not bool(jnp.isfinite(a._value).all()):
+    if a.dtype.char in np.typecodes["AllFloat"] and not syncs.check(
+            jnp.isfinite(a._value).all()):
         raise ValueError("array must not contain infs or NaNs")
     return a
 

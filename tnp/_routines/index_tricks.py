@@ -18,6 +18,7 @@ import numpy as np
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
 from .._core.np_doc import np_doc
+from .._core import syncs
 from .creation import arange, array, asarray, ones
 from .joining import concatenate
 from .ranges import linspace
@@ -156,7 +157,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     out, bad = _ravel_kernel(idx, dims, modes, _order(order))
     if "raise" in modes:
         concrete(bad._value, "ravel_multi_index", "mode='wrap' or mode='clip'")
-        if bool(bad):
+        if syncs.check(bad):
             raise ValueError("invalid entry in coordinates array")
     return out
 
@@ -181,7 +182,7 @@ def unravel_index(indices, shape, order="C"):
         operator.index(d) for d in shape)
     out, bad = _unravel_kernel(indices, dims, _order(order))
     concrete(bad._value, "unravel_index", "jnp.unravel_index")
-    if bool(bad):
+    if syncs.check(bad):
         host = np.asarray(indices).ravel()
         size = int(np.prod(dims, dtype=np.int64))
         first = host[(host < 0) | (host >= size)][0]

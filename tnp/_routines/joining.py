@@ -21,6 +21,7 @@ from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
                                normalize_axis, to_jax)
 from .._core.np_doc import np_doc
+from .._core import syncs
 from .creation import asarray, zeros
 from .searching import concrete
 from .views import expand_dims, moveaxis, reshape, transpose
@@ -368,6 +369,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     if not axes:
         return filt
     concrete(arr._value, "trim_zeros", "slicing with known bounds")
+    syncs.record("shape")
     masks = [np.asarray(m) for m in _nonzero_bounds(arr._value, tuple(range(arr.ndim)))]
     sl = []
     for ax, m in enumerate(masks):

@@ -12,6 +12,7 @@ from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 from .._core.casting import numpy_cast
+from .._core import syncs
 from .creation import asarray, check_size
 from .ufuncs import power
 from .views import expand_dims
@@ -132,7 +133,7 @@ def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
 @np_doc(np.geomspace, notes="Checking start and stop for zeros is a sync point (one bool).")
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     s, e = to_jax(start), to_jax(stop)
-    if bool(jnp.any(s == 0) | jnp.any(e == 0)):
+    if syncs.check(jnp.any(s == 0) | jnp.any(e == 0)):
         raise ValueError("Geometric sequence cannot include zero")
     num = operator.index(num)
     dtype = None if dtype is None else dtypes.canonical(dtype)

@@ -18,6 +18,7 @@ from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
                                normalize_axis, to_jax)
 from .._core.np_doc import np_doc
+from .._core import syncs
 from .creation import asarray, zeros_like
 from .sorting import less
 
@@ -39,7 +40,7 @@ _nonzero_sized = jax.jit(lambda a, n: tuple(i.astype(np.int64) for i in jnp.nonz
 
 def _nonzero(a):
     concrete(a, "nonzero", "jnp.nonzero(x, size=...) or tnp.where(cond, x, y)")
-    return _nonzero_sized(a, int(_count_nonzero(a)))
+    return _nonzero_sized(a, syncs.count(_count_nonzero(a)))
 
 
 @np_doc(np.nonzero, notes="Sync point: the number of nonzero elements is read from the device.")

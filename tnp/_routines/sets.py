@@ -15,6 +15,7 @@ from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
 from .._core import dtypes
 from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
 from .._core.np_doc import np_doc
+from .._core import syncs
 from .creation import asarray
 from .searching import concrete, search
 from .sorting import sort_keys
@@ -65,7 +66,7 @@ def _unique(ar, equal_nan):
     """Sorted distinct elements (rows, if 2-D) of ``ar``, first indices, inverse, counts."""
     concrete(ar, "unique", "jnp.unique(x, size=...)")
     perm, aux, mask = _unique_mask(ar, equal_nan)
-    return _unique_parts(perm, aux, mask, int(jnp.count_nonzero(mask)))
+    return _unique_parts(perm, aux, mask, syncs.count(jnp.count_nonzero(mask)))
 
 
 def _distinct(ar):
@@ -148,7 +149,7 @@ def _sorted1d(aux):
 
 def _compress(x, mask):
     concrete(mask, "set routine", "jnp's set routines with size=")
-    return x[jnp.nonzero(mask, size=int(jnp.count_nonzero(mask)))[0]]
+    return x[jnp.nonzero(mask, size=syncs.count(jnp.count_nonzero(mask)))[0]]
 
 
 @np_doc(np.intersect1d, notes="Sync point (as unique).")

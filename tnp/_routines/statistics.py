@@ -16,6 +16,7 @@ import numpy as np
 
 from .._core.normalize import ArrayLike, OutArray, normalize
 from .._core.np_doc import np_doc
+from .._core import syncs
 from .creation import asarray
 from .reductions import (_NoValue, _axes, _hashable, _lex_last, _opt, accum_dtype,
                          check_cast, checked_out)
@@ -61,7 +62,7 @@ def _is_tracer(x):
 def check_weights(w):
     """NumPy's data-dependent weight checks (a sync point; skipped under tracing)."""
     w = asarray(w)
-    if not _is_tracer(w) and bool(jnp.any(w.data < 0)):
+    if not _is_tracer(w) and syncs.check(jnp.any(w.data < 0)):
         raise ValueError("Weights must be non-negative.")
 
 
@@ -287,7 +288,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
         return avg
     kd = bool(_opt(keepdims, False))
     avg, scl = _average(a, w, _axes(axis, a.ndim), kd, rt, st)
-    if not _is_tracer(scl) and bool(jnp.any(scl.data == 0)):
+    if not _is_tracer(scl) and syncs.check(jnp.any(scl.data == 0)):
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     return (avg, scl) if returned else avg
 
@@ -363,7 +364,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             if name == "fweights" and not _is_tracer(wa) and bool(
                     jnp.any(wa.data != jnp.around(wa.data))):
                 raise TypeError("fweights must be integer")
-            if not _is_tracer(wa) and bool(jnp.any(wa.data < 0)):
+            if not _is_tracer(wa) and syncs.check(jnp.any(wa.data < 0)):
                 raise ValueError(f"{name} cannot be negative")
     dt = np.result_type(m.dtype, *(() if y is None else (y.dtype,)), np.float64) \
         if dtype is None else np.dtype(dtype)

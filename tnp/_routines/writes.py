@@ -10,6 +10,7 @@ from .._core import write
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axis, to_jax
 from .._core.np_doc import np_doc
+from .._core import syncs
 
 __all__ = ["copyto", "put", "put_along_axis", "putmask", "place", "fill_diagonal"]
 
@@ -141,7 +142,7 @@ def place(arr, mask, vals):
     m = _mask(mask, arr, "place")
     v = _from_any(vals, arr.dtype, safe=True)
     if np.size(v) == 0:
-        if bool(jnp.any(m)):
+        if syncs.check(jnp.any(m)):
             raise ValueError("Cannot insert from an empty array!")
         return
     write.assign(arr, _place_kernel()(m, jnp.asarray(v, arr.dtype)), where=m)

@@ -6,6 +6,8 @@ import jax.numpy as jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
+from .._core import syncs
+
 HIGHEST = jax.lax.Precision.HIGHEST
 
 
@@ -58,7 +60,7 @@ def raise_if(flag, message):
     value = getattr(flag, "_value", flag)
     if isinstance(value, jax.core.Tracer):
         return
-    if bool(value):
+    if syncs.check(value):
         raise LinAlgError(message)
 
 

@@ -6,6 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
+from .._core import syncs
 from .._core.normalize import ArrayLike, normalize, normalize_axis, normalize_axes, to_jax
 from .._core.np_doc import np_doc
 from . import _common as c
@@ -198,7 +199,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         raise ValueError("`tol` and `rtol` can't be both set.")
     a = to_jax(A)
     if a.ndim < 2:
-        return int(not bool(jnp.all(a == 0)))
+        return int(not syncs.check(jnp.all(a == 0)))
     r, bad = _matrix_rank(a, tol, bool(hermitian), rtol)
     c.raise_if(bad, "SVD did not converge")
     return r
