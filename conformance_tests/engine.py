@@ -11,6 +11,7 @@ NumPy scalars returned by NumPy compare with tnp 0-d arrays (tnp returns those i
 import math
 import warnings
 
+import hypothesis
 import numpy as np
 
 import tnp
@@ -94,9 +95,24 @@ def run(xp, body, inputs):
             return args, None, e
 
 
+def _has_subnormal(x):
+    if isinstance(x, (tuple, list)):
+        return any(_has_subnormal(v) for v in x)
+    if not isinstance(x, (np.ndarray, np.generic)) or x.dtype.kind not in "fc":
+        return False
+    parts = (x.real, x.imag) if x.dtype.kind == "c" else (x,)
+    tiny = np.finfo(x.dtype).tiny
+    return any(bool(np.any((p != 0) & (np.abs(p) < tiny))) for p in parts)
+
+
 def check(body, *inputs, rtol=None, atol=0.0, check_inputs=True):
     """Compare ``body(tnp, *inputs)`` with ``body(numpy, *inputs)``; return NumPy's result."""
     np_args, expected, np_exc = run(np, body, inputs)
+    if np_exc is None and hypothesis.currently_in_test_context() and _has_subnormal(expected):
+        # XLA on CPU flushes subnormals to zero (FTZ/DAZ; the xfails test_subnormals and
+        # test_linspace_subnormal record it). The strategies draw no subnormal inputs; a draw
+        # whose NumPy result underflows into one is rejected here, for every hypothesis test.
+        hypothesis.reject()
     tnp_args, actual, tnp_exc = run(tnp, body, inputs)
     if np_exc is not None:
         assert tnp_exc is not None, (

@@ -137,3 +137,17 @@ def test_runtime_warnings(name, msg):
             getattr(xp, name)(xp.asarray(a), axis=1)
         assert any(issubclass(r.category, RuntimeWarning) and msg in str(r.message)
                    for r in rec), (xp.__name__, [str(r.message) for r in rec])
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_nanmedian_sums_middle_elements_in_dtype(dt):
+    # NumPy's nanmedian along part of a 2-d array (fewer than 600 elements per slice) sums the
+    # middle element twice for an odd count: near the dtype's maximum that overflows to inf;
+    # the 1-d path (axis=None) and long slices take the element itself.
+    big = np.finfo(dt).max / np.array(1.5, dt)
+    a = np.array([[big, np.nan, 1.0], [big, big, 1.0], [-0.0, np.nan, -0.0]], dt)
+    check(lambda xp, a: xp.nanmedian(a, axis=1), a)
+    check(lambda xp, a: xp.nanmedian(a, axis=0), a)
+    check(lambda xp, a: xp.nanmedian(a), a)
+    long = np.full((2, 601), big, dt)
+    check(lambda xp, a: xp.nanmedian(a, axis=1), long)

@@ -7,6 +7,7 @@ Quantiles sort along the reduced axes on the device and interpolate with NumPy's
 interpolation precision. Weighted quantiles check the weights' signs on the host (sync point).
 """
 import functools
+import math
 import warnings
 from typing import Optional
 
@@ -219,12 +220,19 @@ def _median(a: ArrayLike, axes, keepdims, rt, nan, out: OutArray = None):
     if x.shape[-1] == 0:
         r = jnp.full(x.shape[:-1], np.nan, work)
     else:
-        va = jnp.take_along_axis(xs, lo, axis=-1)[..., 0].astype(work)
-        vb = jnp.take_along_axis(xs, hi, axis=-1)[..., 0].astype(work)
-        # NumPy takes the mean of the middle element(s): a sum that starts from +0, so a
-        # middle -0.0 comes out as +0.0
+        # NumPy's nanmedian along part of a >1-d array's axes, of fewer than 600 elements,
+        # sums the middle element(s) in the input's float dtype and halves the sum, taking an
+        # odd count's middle element twice (so 2x can overflow to inf); otherwise it takes the
+        # mean of the middle element(s) in ``work``.
+        twice = nan and x.dtype.kind == "f" and 0 < len(axes) < a.ndim and math.prod(
+            a.shape[i] for i in axes) < 600
+        sum_dt = x.dtype if twice else work
+        va = jnp.take_along_axis(xs, lo, axis=-1)[..., 0].astype(sum_dt)
+        vb = jnp.take_along_axis(xs, hi, axis=-1)[..., 0].astype(sum_dt)
+        # either way a sum that starts from +0: a middle -0.0 comes out as +0.0
         va = jnp.where(va == 0, jnp.zeros_like(va), va)
-        r = jnp.where(lo[..., 0] == hi[..., 0], va, (va + vb) / 2)
+        mid = (va + vb) / jnp.asarray(2, sum_dt)
+        r = (mid if twice else jnp.where(lo[..., 0] == hi[..., 0], va, mid)).astype(work)
     if inexact:
         flag = jnp.all(isn, axis=-1) if nan else jnp.any(isn, axis=-1)
         r = jnp.where(flag, jnp.asarray(np.nan, r.dtype), r)
