@@ -14,6 +14,7 @@ import jax
 
 from tnp import ndarray
 
+
 @dataclasses.dataclass
 class Case:
     group: str

@@ -213,20 +213,13 @@ class Jitted:
 
     def __call__(self, *args, **kwargs):
         if not kwargs and len(args) == self._n_pos:
-            if not self._static_idx:
-                for a in args:
-                    if (type(a) is not ndarray or a._base is not None or not a._writeable
-                            or a._scalar):
-                        break
-                else:  # plain arrays alone: the layout is known without building anything
-                    plan = self._fast0
-                    if (plan is not None and not (self._extra or (
-                            self._reach and self._captured())) and (
-                            len(args) < 2 or len(set(map(id, args))) == len(args))):
-                        try:
-                            return self._execute(plan, args, args, ())
-                        except _NewState as e:
-                            self._new_state(e)
+            plan = self._fast0  # plain arrays alone: the layout is known without building anything
+            if (plan is not None and not self._static_idx and _plain_unaliased(args)
+                    and not (self._extra or (self._reach and self._captured()))):
+                try:
+                    return self._execute(plan, args, args, ())
+                except _NewState as e:
+                    self._new_state(e)
             return self._positional(args)
         bound = self._sig.bind(*args, **kwargs)
         pos, kw, static_pos, static_kw = [], {}, [], []

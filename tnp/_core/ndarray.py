@@ -503,7 +503,7 @@ def _pow(self, other):
     # NumPy computes ``a ** 2`` (a Python int 2) as ``square(a)``: same values, but a bool ``a``
     # gives int8 (square's loop) where power gives int64.
     if type(other) is int and other == 2:
-        return _ns.square(self)
+        return _ufunc("square")(self)
     return _ufunc("power")(self, other)
 
 

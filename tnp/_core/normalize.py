@@ -140,9 +140,11 @@ def _fast_binder(sig):
     return bind
 
 
-def _hashable(x):
-    if isinstance(x, list):
-        return tuple(_hashable(v) for v in x)
+def hashable(x):
+    """Lists and tuples (nested) as tuples: a static argument or cache key NumPy accepts as a
+    sequence (``axis=[0, 1]``)."""
+    if isinstance(x, (list, tuple)):
+        return tuple(hashable(v) for v in x)
     return x
 
 
@@ -175,7 +177,7 @@ def _kernel_table(positional, name, n, static, dynamic):
         try:
             k = kernels.get(key)
         except TypeError:
-            key = tuple([_hashable(vals[i]) for i in static])
+            key = tuple([hashable(vals[i]) for i in static])
             try:
                 k = kernels.get(key)
             except TypeError:

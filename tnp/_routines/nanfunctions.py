@@ -12,11 +12,11 @@ from typing import Optional
 import jax.numpy as jnp
 import numpy as np
 
-from .._core.normalize import ArrayLike, OutArray, normalize
+from .._core.normalize import ArrayLike, OutArray, hashable, normalize
 from .._core.np_doc import np_doc
 from . import reductions as red
 from .creation import asarray
-from .reductions import (_NoValue, _WHERE, _axes, _hashable, _opt, _sum_like, _where,
+from .reductions import (_NoValue, _WHERE, _axes, _opt, _sum_like, _where,
                          check_cast, checked_out, probe)
 from .statistics import _is_tracer, median_front, quantile_front
 
@@ -99,7 +99,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoV
     a = asarray(a)
     if not _inexact(a):
         return red.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
-    rt = probe("nanmean", a, axis=_hashable(axis), dtype=dtype, keepdims=keepdims,
+    rt = probe("nanmean", a, axis=hashable(axis), dtype=dtype, keepdims=keepdims,
                where=_WHERE if where is not _NoValue else _NoValue)
     axes = _axes(axis, a.ndim)
     _warn_if(lambda: _empty_slices(a, _where(where), axes, 0), "Mean of empty slice")
@@ -136,7 +136,7 @@ def _nanvar_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correct
         return getattr(red, name[3:])(a, axis=axis, dtype=dtype, out=out, ddof=ddof,
                                       keepdims=keepdims, where=where, mean=mean,
                                       correction=correction)
-    rt = probe(name, a, axis=_hashable(axis), dtype=dtype, ddof=ddof, keepdims=keepdims,
+    rt = probe(name, a, axis=hashable(axis), dtype=dtype, ddof=ddof, keepdims=keepdims,
                where=_WHERE if where is not _NoValue else _NoValue, correction=correction)
     if correction is not _NoValue:
         ddof = correction
@@ -181,7 +181,7 @@ def _nanextreme_like(op, a, axis, out, keepdims, initial, where):
     a = asarray(a)
     if not _inexact(a):
         return red._extreme_like(op, a, axis, out, keepdims, initial, where)
-    probe("nan" + op, a, axis=_hashable(axis), keepdims=keepdims, initial=initial,
+    probe("nan" + op, a, axis=hashable(axis), keepdims=keepdims, initial=initial,
           where=_WHERE if where is not _NoValue else _NoValue)
     axes = _axes(axis, a.ndim)
     if initial is _NoValue:

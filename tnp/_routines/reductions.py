@@ -11,7 +11,7 @@ import jax.numpy as jnp
 from jax import lax
 import numpy as np
 
-from .._core.normalize import ArrayLike, OutArray, normalize, normalize_axes
+from .._core.normalize import ArrayLike, OutArray, hashable, normalize, normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
 
@@ -38,12 +38,8 @@ def probe(name, a, **kw):
     try:
         return _probe_cached(name, a.shape, a.dtype, key)
     except TypeError:  # an unhashable argument (a list axis): as a tuple
-        key = tuple((k, _hashable(v)) for k, v in key)
+        key = tuple((k, hashable(v)) for k, v in key)
         return _probe_cached(name, a.shape, a.dtype, key)
-
-
-def _hashable(v):
-    return tuple(_hashable(x) for x in v) if isinstance(v, (list, tuple)) else v
 
 
 def _opt(v, default):
@@ -55,7 +51,7 @@ def _where(where):
 
 
 def _axes(axis, ndim):
-    return normalize_axes(_hashable(axis), ndim)
+    return normalize_axes(hashable(axis), ndim)
 
 
 def accum_dtype(dt, dtype):
@@ -116,7 +112,7 @@ def _sum_like(op, a, axis, dtype, out, keepdims, initial, where, kernel=None, na
     a = asarray(a)
     if dtype is None and out is not None:
         dtype = out.dtype  # NumPy's reduction loop runs in the dtype of ``out``
-    rt = probe(name or op, a, axis=_hashable(axis), dtype=dtype, keepdims=keepdims,
+    rt = probe(name or op, a, axis=hashable(axis), dtype=dtype, keepdims=keepdims,
                initial=initial, where=_WHERE if where is not _NoValue else _NoValue)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     return (kernel or _sumprod)(a, _where(where), axes, kd, rt, _opt(initial, None), op,
@@ -150,7 +146,7 @@ def _mean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, work, rt,
 @np_doc(np.mean)
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     a = asarray(a)
-    rt = probe("mean", a, axis=_hashable(axis), dtype=dtype, keepdims=keepdims,
+    rt = probe("mean", a, axis=hashable(axis), dtype=dtype, keepdims=keepdims,
                where=_WHERE if where is not _NoValue else _NoValue)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     return _mean(a, _where(where), axes, kd, accum_dtype(a.dtype, dtype), rt,
@@ -189,7 +185,7 @@ def _var(a: ArrayLike, where: Optional[ArrayLike], m: Optional[ArrayLike], axes,
 
 def _var_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
     a = asarray(a)
-    rt = probe(name, a, axis=_hashable(axis), dtype=dtype, ddof=ddof, keepdims=keepdims,
+    rt = probe(name, a, axis=hashable(axis), dtype=dtype, ddof=ddof, keepdims=keepdims,
                where=_WHERE if where is not _NoValue else _NoValue, correction=correction)
     if correction is not _NoValue:
         ddof = correction
@@ -267,7 +263,7 @@ def _extreme(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, initial, 
 
 def _extreme_like(op, a, axis, out, keepdims, initial, where):
     a = asarray(a)
-    probe(op, a, axis=_hashable(axis), keepdims=keepdims, initial=initial,
+    probe(op, a, axis=hashable(axis), keepdims=keepdims, initial=initial,
           where=_WHERE if where is not _NoValue else _NoValue)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     return _extreme(a, _where(where), axes, kd, _opt(initial, None), op,
@@ -304,7 +300,7 @@ def _ptp(a: ArrayLike, axes, keepdims, out: OutArray = None):
 @np_doc(np.ptp)
 def ptp(a, axis=None, out=None, keepdims=_NoValue):
     a = asarray(a)
-    probe("ptp", a, axis=_hashable(axis), keepdims=keepdims)
+    probe("ptp", a, axis=hashable(axis), keepdims=keepdims)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     if out is not None and not np.can_cast(a.dtype, out.dtype, "same_kind"):
         max(a, axis, out=out, keepdims=keepdims)  # NumPy has written the maximum when it fails
@@ -421,5 +417,5 @@ def _count_nonzero(a: ArrayLike, axes, keepdims):
 @np_doc(np.count_nonzero)
 def count_nonzero(a, axis=None, *, keepdims=False):
     a = asarray(a)
-    probe("count_nonzero", a, axis=_hashable(axis), keepdims=keepdims)
+    probe("count_nonzero", a, axis=hashable(axis), keepdims=keepdims)
     return _count_nonzero(a, _axes(axis, a.ndim), bool(keepdims))

@@ -15,11 +15,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core.normalize import ArrayLike, OutArray, normalize
+from .._core.normalize import ArrayLike, OutArray, hashable, normalize
 from .._core.np_doc import np_doc
 from .._core import syncs
 from .creation import asarray
-from .reductions import (_NoValue, _axes, _hashable, _lex_last, _opt, accum_dtype,
+from .reductions import (_NoValue, _axes, _lex_last, _opt, accum_dtype,
                          check_cast, checked_out)
 
 __all__ = ["median", "percentile", "quantile", "average", "cov", "corrcoef"]
@@ -51,7 +51,7 @@ def _qkey(q):
 
 
 def probe_quantile(name, a, q, weights, **kw):
-    kw = tuple(sorted((k, _hashable(v)) for k, v in kw.items() if v is not _NoValue))
+    kw = tuple(sorted((k, hashable(v)) for k, v in kw.items() if v is not _NoValue))
     wshape = None if weights is None else tuple(np.shape(weights))
     return _probe_q(name, tuple(a.shape), a.dtype, _qkey(q), wshape, kw)
 
@@ -286,7 +286,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     a = asarray(a)
     w = None if weights is None else asarray(weights)
     rt, st = _probe_average(tuple(a.shape), a.dtype, None if w is None else tuple(w.shape),
-                            None if w is None else w.dtype, _hashable(axis), bool(returned),
+                            None if w is None else w.dtype, hashable(axis), bool(returned),
                             keepdims)
     if w is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
