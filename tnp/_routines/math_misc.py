@@ -286,28 +286,22 @@ def _unit_bound(v):
     return Spec(((1,) * len(b[0]), b[1])) if isinstance(b, Spec) else b
 
 
-def _less(x, y):
-    """``x < y``; complex numbers in NumPy's lexicographic order."""
-    if x.dtype.kind != "c":
-        return x < y
-    return (x.real < y.real) | ((x.real == y.real) & (x.imag < y.imag))
-
-
 @normalize
 def _clip(a: ArrayLike, lo: typing.Optional[ArrayOrScalar], hi: typing.Optional[ArrayOrScalar],
           dt):
     # NumPy's clip loops. Real: x is kept unless strictly past a bound (clip(-0.0, 0.0) is
-    # -0.0) and a NaN bound makes the result NaN. Complex (lexicographic): a NaN x is kept,
-    # otherwise x only when strictly inside (a tie takes the bound, a NaN bound wins).
+    # -0.0) and a NaN bound makes the result NaN. Complex, in the lexicographic order of
+    # jnp.less (tnp.less's implementation): a NaN x is kept, otherwise x only when strictly
+    # inside (a tie takes the bound, a NaN bound wins).
     r = a.astype(dt)
     for bound, below in ((lo, True), (hi, False)):
         if bound is None:
             continue
         b = jnp.asarray(bound, dt) if not hasattr(bound, "dtype") else bound.astype(dt)
         if dt.kind == "c":
-            r = jnp.where(jnp.isnan(r) | (_less(b, r) if below else _less(r, b)), r, b)
+            r = jnp.where(jnp.isnan(r) | (jnp.less(b, r) if below else jnp.less(r, b)), r, b)
             continue
-        r = jnp.where(_less(r, b) if below else _less(b, r), b, r)
+        r = jnp.where(jnp.less(r, b) if below else jnp.less(b, r), b, r)
         if dt.kind == "f":
             r = jnp.where(jnp.isnan(b), b, r)
     return r
