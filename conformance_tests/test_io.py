@@ -150,7 +150,7 @@ def test_tofile_fromfile_binary(tmp_path, dt):
 @pytest.mark.parametrize("sep,fmt", [(" ", "%s"), (",", "%.2f"), ("\n", "%d")])
 def test_tofile_fromfile_text(tmp_path, sep, fmt):
     host = np.arange(6.0).reshape(2, 3) / 4
-    tnp.tofile(tnp.asarray(host), tmp_path / "t.txt", sep=sep, format=fmt)
+    tnp.asarray(host).tofile(tmp_path / "t.txt", sep=sep, format=fmt)
     host.tofile(tmp_path / "n.txt", sep=sep, format=fmt)
     assert (tmp_path / "t.txt").read_text() == (tmp_path / "n.txt").read_text()
     check(lambda xp: xp.fromfile(tmp_path / "n.txt", sep=sep))

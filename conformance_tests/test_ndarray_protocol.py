@@ -125,3 +125,25 @@ def test_methods_match_free_functions():
                          a.swapaxes(0, 1), a.ravel(), a.flatten(), a.squeeze(),
                          a.astype(np.float32), a.copy(), a.tolist(), a.item(3),
                          a.conj()), np.arange(6.0).reshape(2, 3))
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_byteswap(dt):
+    base = (np.arange(12) * 37 - 50).reshape(3, 4).astype(dt)
+    if np.dtype(dt).kind == "c":
+        base = base + 1j * base[::-1]
+
+    def inplace_view(xp, a):
+        v = a[1:, ::2]
+        return v.byteswap(inplace=True), v.byteswap()
+
+    check(lambda xp, a: a.byteswap(), base)
+    check(lambda xp, a: (a.byteswap(True), a[0, 1].byteswap()), base)
+    check(inplace_view, base)
+
+
+def test_byteswap_read_only():
+    def body(xp, a):
+        a.setflags(write=False)
+        return a.byteswap(inplace=True)
+    check(body, np.arange(4, dtype=np.int32))

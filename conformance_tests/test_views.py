@@ -261,3 +261,54 @@ def test_shape_setter(new_shape):
     check(root, A)
     check(view, A)
     check(lambda xp, a: setattr(a.T, "shape", new_shape), A)
+
+
+# ---- ndarray.view(dtype): the same bytes reinterpreted -------------------------------------
+_VIEW_DTYPES = [np.int8, np.uint8, np.int16, np.float16, np.int32, np.float32, np.int64,
+                np.uint64, np.float64, np.complex64, np.complex128]
+
+
+@pytest.mark.parametrize("dst", _VIEW_DTYPES, ids=str)
+@pytest.mark.parametrize("src", [np.uint8, np.int32, np.float64, np.complex64], ids=str)
+def test_view_dtype(src, dst):
+    base = (np.arange(48) * 37 % 101 - 20).astype(src).reshape(3, 16)
+    check(lambda xp, a: a.view(dst), base)
+    check(lambda xp, a: a[1:, 8:].view(dst), base)  # rows strided, last axis contiguous
+    check(lambda xp, a: a[::-1].view(dst).view(src), base)
+
+
+def test_view_dtype_bool():
+    bits = np.array([[0, 1, 1, 0], [1, 0, 0, 1]], np.uint8)
+    check(lambda xp, a: (a.view(np.bool_), a.view(np.bool_).view(np.int8)), bits)
+    check(lambda xp, a: a.view(np.uint16).view(np.bool_), bits)
+
+
+def test_view_dtype_writes_through():
+    def body(xp, a):
+        v = a[1:, 2:6].view(np.int16)
+        v[0, 1] = -3
+        v[1] += 1
+        w = a.view(np.complex128)
+        w[2, 0] = 5 - 1j
+        b = a[0].view(np.uint8)
+        b[7] = 0xC0
+        return v, w
+    check(body, np.arange(24.0).reshape(3, 8))
+
+
+@pytest.mark.parametrize("case", ["transposed", "strided", "0-d", "ragged", "0-d same size"])
+def test_view_dtype_errors(case):
+    body = {"transposed": lambda xp, a: a.T.view(np.int32),
+            "strided": lambda xp, a: a[:, ::2].view(np.complex128),
+            "0-d": lambda xp, a: a[0, 0].view(np.int32),
+            "ragged": lambda xp, a: a[:, :3].view(np.complex128),
+            "0-d same size": lambda xp, a: a[0, 1].view(np.int64)}[case]
+    check(body, np.arange(12.0).reshape(3, 4))
+
+
+def test_view_dtype_layout():
+    def body(xp, a):
+        v = a[:, 2:].view(np.int32)
+        return v.strides, v.flags.c_contiguous, xp.shares_memory(v, a[:, :2]), \
+            xp.shares_memory(v, a[:, 3:])
+    check(body, np.arange(12.0).reshape(3, 4))

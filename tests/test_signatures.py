@@ -48,3 +48,12 @@ def test_docstrings_come_from_numpy():
 
 def test_registry_is_not_empty():
     assert len(REGISTRY) > 10
+
+
+def test_namespace_follows_installed_numpy():
+    """tnp's public names are the installed NumPy's (NumPy 2.5 dropped ``row_stack``; helpers
+    such as ``ndarray.tofile`` are methods, not names), plus tnp's two own warning/error types."""
+    own = {"TnpFallbackWarning", "TnpTracingError"}
+    assert {n for n in vars(tnp) if not n.startswith("_")} - own <= set(dir(np))
+    for name in ("row_stack", "tofile", "dump", "dumps", "byteswap"):
+        assert hasattr(tnp, name) == hasattr(np, name), name

@@ -98,7 +98,54 @@ def _broadcast_put(shape, x, _, v):
     return v[tuple(slice(-1, None) if i in stretched else slice(None) for i in range(x.ndim))]
 
 
+def _to_octets(x):
+    """The bytes of ``x`` along a new last axis, as NumPy lays them out (little-endian; a
+    complex number as its real then imaginary part; bool as one byte 0/1)."""
+    if x.dtype == jnp.bool_:
+        x = x.astype(jnp.uint8)
+    if jnp.iscomplexobj(x):
+        x = jnp.stack([x.real, x.imag], -1).reshape(*x.shape[:-1], -1)
+    b = lax.bitcast_convert_type(x, jnp.uint8)
+    return b if x.dtype.itemsize == 1 else b.reshape(*b.shape[:-2], -1)
+
+
+def _from_octets(b, dtype):
+    """Bytes (last axis) read as ``dtype`` values; a nonzero byte read as bool is True."""
+    if dtype == np.bool_:
+        return b != 0
+    if dtype.kind == "c":
+        part = _from_octets(b, np.dtype(dtype.char.lower()))
+        part = part.reshape(*part.shape[:-1], -1, 2)
+        return lax.complex(part[..., 0], part[..., 1])
+    if dtype.itemsize == 1:
+        return lax.bitcast_convert_type(b, dtype)
+    return lax.bitcast_convert_type(b.reshape(*b.shape[:-1], -1, dtype.itemsize), dtype)
+
+
+def _bitcast(x, dtype, shape):
+    """``x``'s bytes along its last axis reinterpreted as ``dtype``, in ``shape`` (NumPy's view
+    of a contiguous last axis; a 0-d array keeps its itemsize)."""
+    return _from_octets(_to_octets(x.reshape(x.shape or (1,))), dtype).reshape(shape)
+
+
+def byteswapped(x):
+    """Each element's bytes reversed (each part's, for complex numbers, as NumPy does)."""
+    part = x.dtype.itemsize // (2 if jnp.iscomplexobj(x) else 1)
+    b = _to_octets(x.reshape(x.shape or (1,)))
+    b = b.reshape(*b.shape[:-1], -1, part)[..., ::-1].reshape(b.shape)
+    return _from_octets(b, x.dtype).reshape(x.shape)
+
+
+def _bitcast_get(static, x, _):
+    return _bitcast(x, *static)
+
+
+def _bitcast_put(_, x, __, v):
+    return _bitcast(v, x.dtype, x.shape)
+
+
 LENSES = {
+    "bitcast": (_bitcast_get, _bitcast_put),
     "index": (_index_get, _index_put),
     "transpose": (_transpose_get, _transpose_put),
     "reshape": (_reshape_get, _reshape_put),

@@ -346,9 +346,14 @@ class ndarray:
         return _ns.transpose(self, axes if axes != () else None)
 
     def view(self, dtype=None, type=None):
-        if dtype is not None and np.dtype(dtype) != self._dtype:
-            raise NotImplementedError("tnp: ndarray.view(dtype) reinterpretation is not supported")
-        return self._view(("reshape", (self._shape, self._shape)), (), self._shape)
+        """A view; with another ``dtype``, of the same bytes reinterpreted (writes go through).
+        tnp holds bool as 0/1, so bytes other than 0 and 1 read as bool come back as 1."""
+        if dtype is None or np.dtype(dtype) == self._dtype:
+            return self._view(("reshape", (self._shape, self._shape)), (), self._shape)
+        from .flags import numpy_layout
+        target = dtypes.canonical(dtype)
+        shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
+        return self._view(("bitcast", (target, shape)), (), shape, target)
 
     def fill(self, value):
         write.assign(self, value)
@@ -368,6 +373,24 @@ class ndarray:
 
     def tobytes(self, order="C"):
         return self.__array__().tobytes(order)
+
+    # Files and pickles hold the NumPy array of the same data (NumPy reads them as its own).
+    def tofile(self, fid, /, sep="", format="%s"):
+        self.__array__().tofile(fid, sep, format)
+
+    def dump(self, file):
+        self.__array__().dump(file)
+
+    def dumps(self):
+        return self.__array__().dumps()
+
+    def byteswap(self, inplace=False):
+        swapped = ndarray._wrap(_byteswapped(self._value))
+        swapped._scalar = self._scalar
+        if not inplace:
+            return swapped
+        write.assign(self, swapped)
+        return self
 
     def flatten(self, order="C"):
         return _ns.ravel(self, order=order).copy()
@@ -429,6 +452,9 @@ def _resized(buf, shape):
     return jnp.zeros(n, buf.dtype).at[:flat.shape[0]].set(flat).reshape(shape)
 
 
+_byteswapped = jax.jit(lenses.byteswapped)
+
+
 @functools.partial(jax.jit, static_argnums=1)
 def _reshaped(buf, shape):
     return buf.reshape(shape)
@@ -447,7 +473,7 @@ _DELEGATED_METHODS = (
     "all", "any", "argmax", "argmin", "argpartition", "argsort", "choose", "clip",
     "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
     "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
-    "sum", "swapaxes", "take", "trace", "var", "tofile", "dump", "dumps", "byteswap")
+    "sum", "swapaxes", "take", "trace", "var")
 
 
 def _delegate(name):

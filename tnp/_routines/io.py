@@ -7,9 +7,6 @@ tnp holds are put on the device; anything else (object, str, structured data) st
 import collections.abc
 import functools
 import inspect
-import os
-import pickle
-from contextlib import nullcontext
 
 import jax
 import numpy as np
@@ -21,7 +18,7 @@ from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
 
 __all__ = ["save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
-           "fromfile", "fromregex", "tofile", "dump", "dumps"]
+           "fromfile", "fromregex"]
 
 
 def _to_tnp(x):
@@ -105,23 +102,3 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
     if isinstance(out, np.lib.npyio.NpzFile):
         return NpzFile(out)
     return _to_tnp(out)
-
-
-def tofile(a, fid, /, sep="", format="%s"):
-    """``ndarray.tofile``: write the array's data to a file (NumPy's raw or text format)."""
-    np.asarray(to_numpy_tree(a)).tofile(fid, sep, format)
-
-
-def dump(a, /, file):
-    """``ndarray.dump``: pickle the array into ``file`` (a path or an open binary file).
-
-    The pickle holds the NumPy array of the same data, so NumPy can read it; ``tnp.load(...,
-    allow_pickle=True)`` reads it back as a tnp array."""
-    ctx = nullcontext(file) if hasattr(file, "write") else open(os.fspath(file), "wb")
-    with ctx as f:
-        pickle.dump(np.asarray(to_numpy_tree(a)), f, protocol=2)
-
-
-def dumps(a, /):
-    """``ndarray.dumps``: the pickle of the array as bytes (of the NumPy array of the same data)."""
-    return pickle.dumps(np.asarray(to_numpy_tree(a)), protocol=2)

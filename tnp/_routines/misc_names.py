@@ -12,17 +12,19 @@ from .._core.np_doc import np_doc
 from .creation import asarray
 from .joining import concatenate, vstack
 
-__all__ = ["concat", "row_stack", "from_dlpack", "isfortran", "iterable", "mintypecode",
-           "typename", "broadcast"]
+__all__ = ["concat", "from_dlpack", "isfortran", "iterable", "mintypecode", "typename",
+           "broadcast"]
 
 concat = concatenate  # as in NumPy 2, where ``np.concat is np.concatenate``
 
+if "row_stack" in vars(np):  # NumPy 2.5 removed the alias (deprecated since 2.0)
+    __all__.append("row_stack")
 
-@np_doc(np.row_stack, name="row_stack")
-def row_stack(tup, *, dtype=None, casting="same_kind"):
-    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
-                  DeprecationWarning, stacklevel=2)
-    return vstack(tup, dtype=dtype, casting=casting)
+    @np_doc(np.row_stack, name="row_stack")
+    def row_stack(tup, *, dtype=None, casting="same_kind"):
+        warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                      DeprecationWarning, stacklevel=2)
+        return vstack(tup, dtype=dtype, casting=casting)
 
 
 @np_doc(np.from_dlpack, notes="Zero copy where JAX allows; ``device`` is a JAX device (or "
