@@ -23,7 +23,8 @@ def _cases(quick, only):
     for m in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         mod = importlib.import_module(f"benchmarks.cases.{m.name}")
         for case in mod.cases(quick):
-            if only is None or fnmatch.fnmatch(f"{case.group}/{case.name}", f"*{only}*"):
+            if only is None or any(fnmatch.fnmatch(f"{case.group}/{case.name}", f"*{o}*")
+                                   for o in only.split(",")):
                 found.append(case)
     return found
 
@@ -78,7 +79,8 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="small sizes, few repeats (< 2 min)")
-    p.add_argument("--only", help="run cases whose group/name contains this pattern")
+    p.add_argument("--only", help="run cases whose group/name contains one of these "
+                                  "comma-separated patterns")
     p.add_argument("--device", choices=("cpu", "gpu"), default=None)
     p.add_argument("--out", default="bench_out")
     args = p.parse_args(argv)

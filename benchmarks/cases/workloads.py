@@ -104,7 +104,7 @@ def cases(quick):
         _workload("MLP training step", "512x64x64", mlp_step,
                   lambda: (rng.normal(size=(64, 64)) / 8, rng.normal(size=(64, 1)) / 8,
                            rng.normal(size=(512, 64)), rng.normal(size=(512, 1)), 0.1)),
-        _workload("2-D heat stencil", "256x256x20", heat,
-                  lambda: (rng.random((256, 256)), 20), static=(1,),
-                  jax_program=_heat_jax),
-    ]
+    ] + [_workload("2-D heat stencil", f"{n}x{n}x{steps}", heat,
+                   lambda n=n, steps=steps: (rng.random((n, n)), steps), static=(1,),
+                   jax_program=_heat_jax)
+         for n, steps in ([(64, 10)] if quick else [(256, 20), (512, 50)])]
