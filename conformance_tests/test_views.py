@@ -312,3 +312,23 @@ def test_view_dtype_layout():
         return v.strides, v.flags.c_contiguous, xp.shares_memory(v, a[:, :2]), \
             xp.shares_memory(v, a[:, 3:])
     check(body, np.arange(12.0).reshape(3, 4))
+
+
+@pytest.mark.parametrize("dt,offset", [(np.float64, 8), (np.float64, 0), (np.int32, 4),
+                                       (np.uint8, 15), (np.int16, 6), (np.complex64, 8),
+                                       (np.int64, 12), (np.float32, -1)], ids=str)
+def test_getfield_setfield(dt, offset):
+    def body(xp, a):
+        f = a[1:, ::2].getfield(dt, offset)
+        a.setfield(3, dt, offset)
+        return f, a[0, 0].getfield(dt, offset)
+    check(body, C)
+
+
+def test_getfield_writes_through_and_layout():
+    def body(xp, a):
+        f = a.getfield(np.int16, 2)
+        f[1] = -5
+        f += 1
+        return f, f.strides, xp.shares_memory(f, a[2:])
+    check(body, np.arange(4, dtype=np.int64) * 65537)

@@ -57,3 +57,10 @@ def test_namespace_follows_installed_numpy():
     assert {n for n in vars(tnp) if not n.startswith("_")} - own <= set(dir(np))
     for name in ("row_stack", "tofile", "dump", "dumps", "byteswap"):
         assert hasattr(tnp, name) == hasattr(np, name), name
+
+
+def test_ndarray_has_numpys_attributes():
+    """Every public attribute of NumPy's ndarray but ``ctypes`` (there is no host pointer to
+    device memory; ``np.asarray(a).ctypes`` is the explicit copy)."""
+    missing = {n for n in dir(np.ndarray) if not n.startswith("_")} - set(dir(tnp.ndarray))
+    assert missing <= {"ctypes"}, missing

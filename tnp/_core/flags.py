@@ -66,6 +66,8 @@ def _replay(x, kind, static, dyn):
         return np.broadcast_to(x, static)
     if kind == "bitcast":
         return x.view(static[0])
+    if kind == "field":
+        return x.getfield(*static)
     raise AssertionError(kind)
 
 

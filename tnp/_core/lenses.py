@@ -144,8 +144,22 @@ def _bitcast_put(_, x, __, v):
     return _bitcast(v, x.dtype, x.shape)
 
 
+def _field_get(static, x, _):
+    dtype, offset = static
+    return _from_octets(_to_octets(x[..., None])[..., offset:offset + dtype.itemsize],
+                        dtype)[..., 0]
+
+
+def _field_put(static, x, _, v):
+    dtype, offset = static
+    b = _to_octets(x[..., None]).at[..., offset:offset + dtype.itemsize].set(
+        _to_octets(v[..., None]))
+    return _from_octets(b, x.dtype)[..., 0]
+
+
 LENSES = {
     "bitcast": (_bitcast_get, _bitcast_put),
+    "field": (_field_get, _field_put),
     "index": (_index_get, _index_put),
     "transpose": (_transpose_get, _transpose_put),
     "reshape": (_reshape_get, _reshape_put),

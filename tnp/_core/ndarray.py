@@ -355,6 +355,16 @@ class ndarray:
         shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
         return self._view(("bitcast", (target, shape)), (), shape, target)
 
+    def getfield(self, dtype, offset=0):
+        """A view of ``dtype`` values read from each element's bytes at ``offset``."""
+        from .flags import numpy_layout
+        target = dtypes.canonical(dtype)
+        numpy_layout(self).getfield(target, offset)  # NumPy's errors
+        return self._view(("field", (target, offset)), (), self._shape, target)
+
+    def setfield(self, val, dtype, offset=0):
+        self.getfield(dtype, offset)[...] = val
+
     def fill(self, value):
         write.assign(self, value)
 
