@@ -141,7 +141,9 @@ def test_module_form_and_third_party_numpy(tmp_path):
         def numpy_name():
             return numpy.__name__
     """)
-    env = dict(os.environ, PYTHONPATH=str(lib))
+    # keep the caller's PYTHONPATH: it may be how this interpreter finds tnp (not installed)
+    path = os.pathsep.join(filter(None, [str(lib), os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, PYTHONPATH=path)
     p = _tnp("-m", "pkg.main", "a", cwd=str(tmp_path / "prog"), env=env)
     assert p.returncode == 0, p.stderr
     assert p.stdout == "tnp tnp._core.ndarray numpy ['a']\n"

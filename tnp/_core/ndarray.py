@@ -405,8 +405,9 @@ class ndarray:
     def flatten(self, order="C"):
         return _ns.ravel(self, order=order).copy()
 
-    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
-        write.assign(self, _ns.sort(self, axis=axis, kind=kind, order=order, stable=stable))
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
+        write.assign(self, _ns.sort(self, axis=axis, kind=kind, order=order, stable=stable,
+                                    descending=descending))
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
         write.assign(self, _ns.partition(self, kth, axis=axis, kind=kind, order=order))

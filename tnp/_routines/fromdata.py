@@ -42,7 +42,7 @@ def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
 
 
 @np_doc(np.fromstring, notes="Parsed by NumPy on the host; the result is put on the device.")
-def fromstring(string, dtype=float, count=-1, *, sep, like=None):
+def fromstring(string, dtype=None, count=-1, *, sep, like=None):
     dtypes.canonical(dtype)
     return _to_device(np.fromstring(string, dtype, count, sep=sep))
 

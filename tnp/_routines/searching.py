@@ -6,6 +6,7 @@ Sync points (eager only; under a JAX trace they raise ``TnpTracingError``): the 
 out-of-bounds checks of ``take``/``take_along_axis``/``choose`` in ``mode='raise'``.
 """
 import collections.abc
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -84,8 +85,22 @@ def where(condition, x=None, y=None, /):
         return nonzero(asarray(condition))
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    dt = dtypes.result_type(x, y)  # out-of-range Python ints wrap, as in NumPy's where
+    dt = dtypes.result_type(x, y)
+    if _where_rejects_out_of_range_ints():
+        dtypes.check_python_int(x, dt)
+        dtypes.check_python_int(y, dt)
     return _where3(condition, x, y, dt)
+
+
+@functools.cache
+def _where_rejects_out_of_range_ints():
+    """Whether the installed NumPy's where raises OverflowError for a Python int that does not
+    fit the result dtype (NumPy >= 2.5) instead of wrapping it (as 2.4 does): asked once."""
+    try:
+        np.where(np.zeros(0, bool), np.zeros(0, np.int8), 128)
+    except OverflowError:
+        return True
+    return False
 
 
 @normalize

@@ -2,7 +2,10 @@
 
 Order is NumPy's: NaNs last, ``-0.0 == 0.0``, complex lexicographic with NumPy's NaN classes
 (``R+Rj < R+nanj < nan+Rj < nan+nanj``). Every sort is stable (a valid answer for every ``kind``).
+``descending=True`` (NumPy >= 2.5) reverses the order within each NaN class; NaNs stay last.
 """
+import inspect
+
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -21,17 +24,19 @@ def _real_key(x):
     return jnp.where(jnp.isnan(x), jnp.full((), jnp.nan, x.dtype), x)  # positive NaN: last
 
 
-def sort_keys(x):
+def sort_keys(x, descending=False):
     """Keys whose lexicographic order (lax.sort) is NumPy's sort order of ``x``."""
     if x.dtype.kind in "biu":
-        return [x]
+        return [~x if descending else x]  # ~ reverses the order of every bool and integer dtype
+    flip = jnp.negative if descending else (lambda v: v)
     if x.dtype.kind == "f":
-        return [_real_key(x)]
+        return [_real_key(flip(x))]
     re, im = jnp.real(x), jnp.imag(x)
     nre, nim = jnp.isnan(re), jnp.isnan(im)
     cls = nre.astype(jnp.int8) * 2 + nim.astype(jnp.int8)
     zero = jnp.zeros((), re.dtype)
-    return [cls, _real_key(jnp.where(nre, zero, re)), _real_key(jnp.where(nim, zero, im))]
+    return [cls, _real_key(flip(jnp.where(nre, zero, re))),
+            _real_key(flip(jnp.where(nim, zero, im)))]
 
 
 def less(x, y):
@@ -50,49 +55,55 @@ def less(x, y):
     return lt
 
 
-def _check(a, axis, kind, order, stable):
-    """NumPy's argument errors, from NumPy run on a zero-size placeholder of the same ndim."""
-    np.sort(np.empty((0,) * a.ndim, a.dtype), axis=axis, kind=kind, order=order, stable=stable)
-
-
-def _argsort(a, axis):
-    keys = sort_keys(a)
+def _argsort(a, axis, descending):
+    keys = sort_keys(a, descending)
     idx = lax.broadcasted_iota(np.int64, a.shape, axis)
     return lax.sort((*keys, idx), dimension=axis, is_stable=True, num_keys=len(keys))[-1]
 
 
-def _sort(a, axis):
-    if a.dtype.kind in "biu":
+def _sort(a, axis, descending=False):
+    if a.dtype.kind in "biu" and not descending:
         return lax.sort(a, dimension=axis)
-    keys = sort_keys(a)
+    keys = sort_keys(a, descending)
     return lax.sort((*keys, a), dimension=axis, is_stable=True, num_keys=len(keys))[-1]
 
 
 @normalize
-def _sort_kernel(a: ArrayLike, axis, arg):
+def _sort_kernel(a: ArrayLike, axis, arg, descending=False):
     if axis is None:
         a, axis = a.ravel(), 0
-    return (_argsort if arg else _sort)(a, axis)
+    return (_argsort if arg else _sort)(a, axis, descending)
 
 
-def _sort_impl(a, axis, kind, order, stable, arg):
+def _sort_impl(a, axis, kind, order, stable, descending, arg):
     a = asarray(a)
+    given = {} if descending is np._NoValue else {"descending": descending}
+    # NumPy's argument errors (axis, kind, order, stable, descending with kind, and the unknown
+    # keyword `descending` before NumPy 2.5), from NumPy run on a zero-size placeholder
+    (np.argsort if arg else np.sort)(np.empty((0,) * a.ndim, a.dtype), axis=axis, kind=kind,
+                                     order=order, stable=stable, **given)
     if axis is not None:
-        _check(a, axis, kind, order, stable)
         axis = normalize_axis(axis, a.ndim)
-    else:
-        np.sort(np.empty(0, a.dtype), kind=kind, order=order, stable=stable)
-    return _sort_kernel(a, axis, arg)
+    return _sort_kernel(a, axis, arg, bool(given and descending))
 
 
+def _installed_signature(fn):
+    """Give ``fn`` the installed NumPy's signature: ``descending`` exists from NumPy 2.5 on, and
+    before that NumPy's own TypeError for it comes from the placeholder call in _sort_impl."""
+    fn.__signature__ = inspect.signature(fn.__numpy__)
+    return fn
+
+
+@_installed_signature
 @np_doc(np.sort)
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    return _sort_impl(a, axis, kind, order, stable, False)
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
+    return _sort_impl(a, axis, kind, order, stable, descending, False)
 
 
+@_installed_signature
 @np_doc(np.argsort)
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
-    return _sort_impl(a, axis, kind, order, stable, True)
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
+    return _sort_impl(a, axis, kind, order, stable, descending, True)
 
 
 @normalize

@@ -1,5 +1,6 @@
 """Decompositions: eig, eigvals, eigh, eigvalsh, svd, svdvals, qr. Computed in double precision
 as NumPy does (its LAPACK calls are all double), cast to NumPy's result dtypes."""
+import functools
 import warnings
 
 import jax
@@ -63,14 +64,22 @@ def _eig(a: ArrayLike, vectors):
     return w, v, finite, real
 
 
+@functools.cache
+def _real_results_possible():
+    """Whether the installed NumPy's eig returns real arrays when every eigenvalue is real
+    (NumPy < 2.5) rather than always complex ones (NumPy >= 2.5): asked once."""
+    return np.linalg.eigvals(np.eye(1)).dtype.kind == "f"
+
+
 def _eig_finish(a, vectors):
-    """Finite check and NumPy's real-or-complex result choice: both read on the host (sync
-    points). Under a trace, real input gives complex results (the check needs values)."""
+    """Finite check and, before NumPy 2.5, NumPy's real-or-complex result choice: both read on
+    the host (sync points). Under a trace, real input gives complex results (the check needs
+    values)."""
     w, v, finite, real = _eig(a, vectors)
     if c.is_concrete(finite) and not bool(finite._value):
         raise np.linalg.LinAlgError("Array must not contain infs or NaNs")
     _, result_t = c.common_type_of(c.dtype_of(a))
-    if c.is_concrete(real) and bool(real._value):
+    if _real_results_possible() and c.is_concrete(real) and bool(real._value):
         out_t = c.real_dtype(result_t)
         w, v = w.real, (v.real if v is not None else None)
     else:
@@ -79,14 +88,16 @@ def _eig_finish(a, vectors):
     return w if v is None else EigResult(w, v.astype(out_t))
 
 
-@np_doc(np.linalg.eig, namespace="linalg", notes="Whether the result is real is decided on the "
-        "host (a sync point); under a JAX trace real input gives complex results.")
+@np_doc(np.linalg.eig, namespace="linalg", notes="Before NumPy 2.5, whether the result is real "
+        "is decided on the host (a sync point); under a JAX trace real input gives complex "
+        "results.")
 def eig(a):
     return _eig_finish(a, True)
 
 
-@np_doc(np.linalg.eigvals, namespace="linalg", notes="Whether the result is real is decided on "
-        "the host (a sync point); under a JAX trace real input gives complex results.")
+@np_doc(np.linalg.eigvals, namespace="linalg", notes="Before NumPy 2.5, whether the result is "
+        "real is decided on the host (a sync point); under a JAX trace real input gives complex "
+        "results.")
 def eigvals(a):
     return _eig_finish(a, False)
 

@@ -77,12 +77,26 @@ def solve(a, b):
     return x
 
 
+@jax.custom_jvp
+def _det(a):
+    """NumPy's det: ``sign * exp(logdet)`` of the LU factorisation, so a matrix with an exactly
+    zero pivot gives +0.0 (NumPy's sign 0, logdet -inf). jnp.linalg.det multiplies the pivots
+    of 2x2/3x3 matrices (JAX >= 0.11), which gives -0.0 for some singular ones; its derivative
+    (finite at singular matrices) is kept."""
+    sign, logdet = jnp.linalg.slogdet(a)
+    return sign * jnp.exp(logdet).astype(sign.dtype)
+
+
+_det.defjvp(lambda primals, tangents: (_det(*primals),
+                                       jax.jvp(jnp.linalg.det, primals, tangents)[1]))
+
+
 @np_doc(np.linalg.det, namespace="linalg")
 @normalize
 def det(a: ArrayLike):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    return jnp.linalg.det(a.astype(t)).astype(result_t)
+    return _det(a.astype(t)).astype(result_t)
 
 
 @np_doc(np.linalg.slogdet, namespace="linalg")
