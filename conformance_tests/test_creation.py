@@ -249,3 +249,33 @@ def test_array_of_tnp_and_jax_arrays():
 def test_array_too_big(make):
     # NumPy's ValueError before any allocation (XLA would abort the process on such a shape)
     check(make)
+
+
+_DEVICE_CALLS = {
+    "asarray": lambda xp, d: xp.asarray([1, 2], device=d),
+    "zeros": lambda xp, d: xp.zeros(2, device=d),
+    "ones": lambda xp, d: xp.ones((2, 1), np.int8, device=d),
+    "empty": lambda xp, d: xp.empty(0, device=d),  # (empty_like: contents undefined)
+    "full": lambda xp, d: xp.full(2, 7, device=d),
+    "zeros_like": lambda xp, d: xp.zeros_like(xp.ones(2), device=d),
+    "ones_like": lambda xp, d: xp.ones_like(xp.ones(2), device=d),
+    "empty_like": lambda xp, d: xp.empty_like(xp.ones(2), device=d).shape,
+    "full_like": lambda xp, d: xp.full_like(xp.ones(2), 3, device=d),
+    "arange": lambda xp, d: xp.arange(3, device=d),
+    "arange float": lambda xp, d: xp.arange(0.5, 3, 0.5, device=d),
+    "eye": lambda xp, d: xp.eye(2, device=d),
+    "linspace": lambda xp, d: xp.linspace(0, 1, 3, retstep=True, device=d),
+    "astype": lambda xp, d: xp.astype(xp.ones(2), np.int32, device=d),
+    "astype no copy": lambda xp, d: xp.astype(xp.ones(2), np.float64, copy=False, device=d),
+    "fftfreq": lambda xp, d: xp.fft.fftfreq(4, 0.5, d),
+    "rfftfreq": lambda xp, d: xp.fft.rfftfreq(4, device=d),
+    "from_dlpack": lambda xp, d: xp.from_dlpack(np.arange(3), device=d),
+    "to_device": lambda xp, d: xp.ones(2).to_device(d),
+}
+
+
+@pytest.mark.parametrize("device", [None, "cpu", "gpu", 0], ids=str)
+@pytest.mark.parametrize("name", _DEVICE_CALLS)
+def test_device_argument(name, device):
+    """NumPy's one device, "cpu", is tnp's default device; anything else is NumPy's error."""
+    check(lambda xp: _DEVICE_CALLS[name](xp, device))

@@ -126,3 +126,19 @@ def test_plain_jax_jit_write_to_outside_array_raises():
     with pytest.raises(tnp.TnpTracingError):
         f(jnp.ones(3))
     assert_same(outside, numpy.zeros(3))
+
+
+@pytest.mark.parametrize("body", [
+    lambda xp, m, y: m.astype(float) * y,
+    lambda xp, m, y: xp.asarray(m, dtype=float) * y,
+    lambda xp, m, y: m * y,
+    lambda xp, m, y: (m + 0) * y,
+    lambda xp, m, y: xp.multiply(m, y, dtype=numpy.float32),
+    lambda xp, m, y: (m.astype(numpy.float32) * y).sum(),
+], ids=["astype", "asarray", "operator", "plus 0", "dtype=", "sum"])
+def test_bool_times_inf_compiled(body):
+    """XLA rewrites ``convert(bool) * y`` as ``select(bool, y, 0)``: 0 where NumPy's 0 * inf is
+    NaN. tnp's one cast converts bool through uint8, which XLA leaves alone (and fuses)."""
+    m, y = numpy.array([True, False, False]), numpy.array([numpy.inf, -numpy.inf, numpy.nan])
+    got = tnp_ext.jit(lambda a, b: body(tnp, a, b))(tnp.asarray(m), tnp.asarray(y))
+    assert_same(got, body(numpy, m, y))

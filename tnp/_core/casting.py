@@ -9,10 +9,14 @@ import numpy as np
 def numpy_cast(x, dtype):
     """``x.astype(dtype)`` with NumPy's results on x86 where XLA's differ: a float that is NaN or
     out of an integer dtype's range converts as NumPy's C casts do (through int32 or int64,
-    wrapping), not to XLA's saturated value; complex to integer takes the real part."""
+    wrapping), not to XLA's saturated value; complex to integer takes the real part. Bool
+    converts through uint8: XLA rewrites ``convert(bool) * y`` as ``select(bool, y, 0)``, which
+    is 0 where NumPy's ``0 * inf`` is NaN; a convert from uint8 is not rewritten, and fuses."""
     dtype = np.dtype(dtype)
     if x.dtype == dtype:
         return x
+    if x.dtype == np.bool_ and dtype != np.uint8:
+        x = x.astype(np.uint8)
     if x.dtype.kind == "c" and dtype.kind in "iuf":
         x = jnp.real(x)  # NumPy drops the imaginary part (with a ComplexWarning)
     if dtype.kind not in "iu" or x.dtype.kind not in "fc":

@@ -1,13 +1,20 @@
-"""JAX configuration that tnp needs: 64-bit mode and the persistent compilation cache.
+"""JAX configuration that tnp needs: 64-bit mode, true float32 matrix products and the
+persistent compilation cache.
 
-Imported first by ``tnp``. ``TNP_COMPILATION_CACHE=0`` opts out of the on-disk cache;
-``TNP_COMPILATION_CACHE_DIR`` moves it (default: ``~/.cache/tnp/jax``).
+Imported first by ``tnp``. JAX computes float32 matrix products and convolutions in TF32 on
+recent NVIDIA GPUs (bfloat16 passes on TPU); NumPy in float32, so tnp sets JAX's default matmul
+precision to 'highest' unless the process has set one already (a later
+``jax.config.update("jax_default_matmul_precision", ...)`` overrides it).
+``TNP_COMPILATION_CACHE=0`` opts out of the on-disk cache; ``TNP_COMPILATION_CACHE_DIR`` moves it
+(default: ``~/.cache/tnp/jax``).
 """
 import os
 
 import jax
 
 jax.config.update("jax_enable_x64", True)
+if jax.config.jax_default_matmul_precision is None:
+    jax.config.update("jax_default_matmul_precision", "highest")
 
 
 def _enable_compilation_cache():

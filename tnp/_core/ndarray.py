@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import dtypes, indexing, lenses, syncs, write
+from . import devices, dtypes, indexing, lenses, syncs, write
 
 _ns = None  # the tnp namespace, bound by tnp/__init__ (operators and methods call into it)
 
@@ -448,7 +448,9 @@ class ndarray:
         return None
 
     def to_device(self, device, /, *, stream=None):
-        return ndarray._wrap(jax.device_put(self._value, device))
+        if not isinstance(device, (str, jax.Device)):
+            raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
+        return devices.place(ndarray._wrap(self._value), device)
 
 
 

@@ -21,6 +21,7 @@ from jax import lax
 
 from . import dtypes, write
 from .ndarray import ndarray
+from .casting import numpy_cast
 from .normalize import normalize_axes, to_jax
 
 _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
@@ -44,13 +45,9 @@ def _is_tracer(x):
 
 
 def _cast_in(x, dt):
-    """Cast an operand to its loop dtype. A bool->number cast is fenced off so that XLA cannot
-    rewrite ``convert(b) * y`` as ``select(b, y, 0)`` (wrong for inf/nan ``y``)."""
-    x = jnp.asarray(x)
-    if x.dtype == dt:
-        return x
-    y = x.astype(dt)
-    return lax.optimization_barrier(y) if x.dtype == np.bool_ and dt != np.bool_ else y
+    """Cast an operand to its loop dtype (the one cast: bool converts so that XLA keeps
+    ``0 * inf`` NaN)."""
+    return numpy_cast(jnp.asarray(x), dt)
 
 
 class ufunc:

@@ -7,8 +7,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import dtypes
+from .._core import devices, dtypes
 from .._core.casting import cast
+from .._core.devices import place
 from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
@@ -61,10 +62,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
 
 @np_doc(np.asarray)
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    out = array(a, dtype, copy=copy)
-    if device is not None:
-        out = ndarray._wrap(jax.device_put(out._value, device))._as_array()
-    return out
+    return place(array(a, dtype, copy=copy), device)
 
 
 @np_doc(np.asanyarray)
@@ -92,11 +90,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
     dtype = dtypes.canonical(dtype)
     if not isinstance(x, ndarray):
         raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
-    if dtype == x.dtype and not copy:
+    if dtype == x.dtype and not copy and devices.check(device) is None:
         return x
     out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
-    return out
+    return place(out, device)
 
 
 _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
@@ -110,17 +108,17 @@ def _filled(shape, value, dtype):
 
 @np_doc(np.zeros)
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
-    return _filled(shape, 0, dtypes.canonical(float if dtype is None else dtype))
+    return place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)), device)
 
 
 @np_doc(np.ones)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
-    return _filled(shape, 1, dtypes.canonical(float if dtype is None else dtype))
+    return place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)), device)
 
 
 @np_doc(np.empty, notes="The contents are zeros (XLA has no uninitialised memory).")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
-    return _filled(shape, 0, dtypes.canonical(float if dtype is None else dtype))
+    return place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)), device)
 
 
 def _fill_value(fill_value, dtype):
@@ -139,8 +137,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
             else fill_value.dtype
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape, dtype)
-    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape,
-                                      dtype.char))._as_array()
+    return place(ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape,
+                                            dtype.char))._as_array(), device)
 
 
 def _like_shape_dtype(a, dtype, shape):
@@ -153,25 +151,26 @@ def _like_shape_dtype(a, dtype, shape):
 @np_doc(np.zeros_like)
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _filled(shape, 0, dt)
+    return place(_filled(shape, 0, dt), device)
 
 
 @np_doc(np.ones_like)
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _filled(shape, 1, dt)
+    return place(_filled(shape, 1, dt), device)
 
 
 @np_doc(np.empty_like, notes="The contents are zeros.")
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
-    return _filled(shape, 0, dt)
+    return place(_filled(shape, 0, dt), device)
 
 
 @np_doc(np.full_like)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape, dt.char))._as_array()
+    return place(ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape,
+                                            dt.char))._as_array(), device)
 
 
 @functools.partial(jax.jit, static_argnums=(2, 3))
@@ -227,6 +226,10 @@ def _check_int_items(values, dt):
 
 @np_doc(np.arange, notes="Keyword ``start=`` is not accepted (NumPy's documented signature).")
 def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+    return place(_arange(start_or_stop, stop, step, dtype), device)
+
+
+def _arange(start_or_stop, stop, step, dtype):
     if stop is None:
         start, stop = 0, start_or_stop
     else:

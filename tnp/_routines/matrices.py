@@ -11,7 +11,7 @@ from .._core import dtypes
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
-from .creation import asarray, check_size
+from .creation import asarray, check_size, place
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander"]
 
@@ -48,7 +48,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     k = m if k >= m else operator.index(k)  # NumPy reads k as an index only when it is < M
     dtype = dtypes.canonical(dtype)
     check_size(n * m, dtype)
-    return ndarray._wrap(_eye_kernel(n, m, k, dtype.char))
+    return place(ndarray._wrap(_eye_kernel(n, m, k, dtype.char)), device)
 
 
 @np_doc(np.identity)

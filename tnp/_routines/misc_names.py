@@ -6,7 +6,7 @@ import jax
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .._core import dtypes
+from .._core import devices, dtypes
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -32,9 +32,7 @@ if "row_stack" in vars(np):  # NumPy 2.5 removed the alias (deprecated since 2.0
 def from_dlpack(x, /, *, device=None, copy=None):
     if not hasattr(x, "__dlpack__"):
         raise AttributeError(f"'{type(x).__name__}' object has no attribute '__dlpack__'")
-    if device == "cpu":
-        device = jax.devices("cpu")[0]
-    v = jax.dlpack.from_dlpack(x, device=device, copy=copy)
+    v = jax.dlpack.from_dlpack(x, device=devices.check(device) or devices.default(), copy=copy)
     dtypes.check_supported(np.dtype(v.dtype))
     return ndarray._wrap(v)
 

@@ -13,7 +13,7 @@ from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 from .._core.casting import numpy_cast
 from .._core import syncs
-from .creation import asarray, check_size
+from .creation import asarray, check_size, place
 from .ufuncs import power
 from .views import expand_dims
 
@@ -85,7 +85,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     ndim = len(jnp.broadcast_shapes(s.shape, e.shape)) + 1
     y, step = _linspace_kernel(s, e, num, bool(endpoint), dt.char, dtype.char,
                                _axis_for(axis, ndim))
-    y = ndarray._wrap(y)
+    y = place(ndarray._wrap(y), device)
     if retstep:
         return y, (ndarray._wrap(step) if step is not None else math.nan)
     return y

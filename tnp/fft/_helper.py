@@ -4,15 +4,11 @@ import operator
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import devices
 from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
 from .._core.np_doc import np_doc
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
-
-
-def _check_device(device):
-    if device not in (None, "cpu"):
-        raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
 
 
 def _scaled(ints, n, d):
@@ -30,19 +26,20 @@ def _check_n(n):
 
 @np_doc(np.fft.fftfreq, namespace="fft")
 def fftfreq(n, d=1.0, device=None):
-    _check_device(device)
+    devices.check(device)
     n = _check_n(n)
     half = (n - 1) // 2 + 1
     ints = jnp.concatenate([jnp.arange(0, half, dtype=jnp.int64),
                             jnp.arange(-(n // 2), 0, dtype=jnp.int64)])
-    return wrap_result(_scaled(ints, n, d))
+    return devices.place(wrap_result(_scaled(ints, n, d)), device)
 
 
 @np_doc(np.fft.rfftfreq, namespace="fft")
 def rfftfreq(n, d=1.0, device=None):
-    _check_device(device)
+    devices.check(device)
     n = _check_n(n)
-    return wrap_result(_scaled(jnp.arange(0, n // 2 + 1, dtype=jnp.int64), n, d))
+    return devices.place(wrap_result(_scaled(jnp.arange(0, n // 2 + 1, dtype=jnp.int64), n, d)),
+                         device)
 
 
 def _shift(x, axes, sign):
