@@ -271,6 +271,8 @@ _DEVICE_CALLS = {
     "rfftfreq": lambda xp, d: xp.fft.rfftfreq(4, device=d),
     "from_dlpack": lambda xp, d: xp.from_dlpack(np.arange(3), device=d),
     "to_device": lambda xp, d: xp.ones(2).to_device(d),
+    "to_device is itself": lambda xp, d: (lambda a: (a.to_device(d).__setitem__(0, 5), a)[1])(
+        xp.ones(2)),
 }
 
 

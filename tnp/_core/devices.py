@@ -19,7 +19,7 @@ def default():
 
 
 def place(arr, device):
-    """The tnp root array ``arr`` on ``device`` (itself when that is the default device)."""
+    """The tnp array ``arr`` on ``device`` (``arr`` itself for the default device)."""
     target = check(device)
     if target is None:
         return arr

@@ -450,7 +450,7 @@ class ndarray:
     def to_device(self, device, /, *, stream=None):
         if not isinstance(device, (str, jax.Device)):
             raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
-        return devices.place(ndarray._wrap(self._value), device)
+        return devices.place(self, device)
 
 
 
