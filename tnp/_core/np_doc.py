@@ -5,6 +5,7 @@ signature test in ``tests/test_signatures.py``) and registers the function for t
 report (``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.interop``).
 """
 import importlib
+import inspect
 
 
 class _Registry(dict):
@@ -48,6 +49,19 @@ for _name in ("__iter__", "__len__", "keys", "values", "items"):  # a listing lo
 
 
 REGISTRY = _Registry()
+
+
+def numpy_signature(fn):
+    """Give the ``np_doc`` function ``fn`` its NumPy original's signature, for parameters whose
+    Python form cannot say what NumPy's C code does (a keyword only some NumPy versions take,
+    a required-looking one NumPy's code accepts missing): ``fn`` takes them with the sentinel
+    ``np._NoValue`` and passes them on only when given, so NumPy's own error comes through.
+    (NumPy 2.4's ``fromstring`` publishes no signature: ``fn`` keeps its own.)"""
+    try:
+        fn.__signature__ = inspect.signature(fn.__numpy__)
+    except ValueError:
+        pass
+    return fn
 
 
 def np_doc(numpy_obj, *, namespace="main", name=None, notes=None):

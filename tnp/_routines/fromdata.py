@@ -7,7 +7,7 @@ from numpy._core._asarray import POSSIBLE_FLAGS
 
 from .._core import dtypes
 from .._core.ndarray import ndarray
-from .._core.np_doc import np_doc
+from .._core.np_doc import np_doc, numpy_signature
 from .._core import syncs
 from .creation import array, asanyarray, asarray
 from .grids import indices
@@ -41,10 +41,12 @@ def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
     return _to_device(host, writeable=host.flags.writeable)
 
 
+@numpy_signature  # NumPy's code takes ``sep`` missing (its ValueError: binary mode removed)
 @np_doc(np.fromstring, notes="Parsed by NumPy on the host; the result is put on the device.")
-def fromstring(string, dtype=None, count=-1, *, sep, like=None):
+def fromstring(string, dtype=None, count=-1, *, sep=np._NoValue, like=None):
     dtypes.canonical(dtype)
-    return _to_device(np.fromstring(string, dtype, count, sep=sep))
+    given = {} if sep is np._NoValue else {"sep": sep}
+    return _to_device(np.fromstring(string, dtype, count, **given))
 
 
 @np_doc(np.asarray_chkfinite, notes="The finiteness check is a sync point (one bool).")

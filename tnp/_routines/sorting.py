@@ -4,7 +4,6 @@ Order is NumPy's: NaNs last, ``-0.0 == 0.0``, complex lexicographic with NumPy's
 (``R+Rj < R+nanj < nan+Rj < nan+nanj``). Every sort is stable (a valid answer for every ``kind``).
 ``descending=True`` (NumPy >= 2.5) reverses the order within each NaN class; NaNs stay last.
 """
-import inspect
 
 import jax.numpy as jnp
 import numpy as np
@@ -13,7 +12,7 @@ from numpy.exceptions import AxisError
 
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis
-from .._core.np_doc import np_doc
+from .._core.np_doc import np_doc, numpy_signature
 from .creation import asarray
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "sort_complex"]
@@ -87,20 +86,15 @@ def _sort_impl(a, axis, kind, order, stable, descending, arg):
     return _sort_kernel(a, axis, arg, bool(given and descending))
 
 
-def _installed_signature(fn):
-    """Give ``fn`` the installed NumPy's signature: ``descending`` exists from NumPy 2.5 on, and
-    before that NumPy's own TypeError for it comes from the placeholder call in _sort_impl."""
-    fn.__signature__ = inspect.signature(fn.__numpy__)
-    return fn
-
-
-@_installed_signature
+# ``descending`` exists from NumPy 2.5 on; before that NumPy's own TypeError for it comes from
+# the placeholder call in _sort_impl.
+@numpy_signature
 @np_doc(np.sort)
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
     return _sort_impl(a, axis, kind, order, stable, descending, False)
 
 
-@_installed_signature
+@numpy_signature
 @np_doc(np.argsort)
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
     return _sort_impl(a, axis, kind, order, stable, descending, True)
