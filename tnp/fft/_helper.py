@@ -26,7 +26,6 @@ def _check_n(n):
 
 @np_doc(np.fft.fftfreq, namespace="fft")
 def fftfreq(n, d=1.0, device=None):
-    devices.check(device)
     n = _check_n(n)
     half = (n - 1) // 2 + 1
     ints = jnp.concatenate([jnp.arange(0, half, dtype=jnp.int64),
@@ -36,7 +35,6 @@ def fftfreq(n, d=1.0, device=None):
 
 @np_doc(np.fft.rfftfreq, namespace="fft")
 def rfftfreq(n, d=1.0, device=None):
-    devices.check(device)
     n = _check_n(n)
     return devices.place(wrap_result(_scaled(jnp.arange(0, n // 2 + 1, dtype=jnp.int64), n, d)),
                          device)
