@@ -160,6 +160,13 @@ def _whole_mask(target, index, value):
     return None
 
 
+def _is_view_of(value, root, chain, dyns):
+    """Whether ``value`` is the view of ``root`` through ``chain`` (lenses and their dynamic
+    operands, which are Python ints)."""
+    from .ndarray import ndarray
+    return isinstance(value, ndarray) and value._root is root and value._chain() == (chain, dyns)
+
+
 def assign(target, value, index=None, where=None):
     """Write ``value`` into ``target[index]`` (the whole of ``target`` if index is None),
     only where ``where`` is True. ``target`` is a tnp ndarray, a root or a view."""
@@ -179,6 +186,8 @@ def assign(target, value, index=None, where=None):
         else:
             adv, adv_dyn = plan.struct, plan.dyn
         shape = plan.shape
+    if adv is None and where is None and _is_view_of(value, root, chain, dyns):
+        return  # ``a[i] = a[i]``, the last step of ``a[i] += x``: the data is there already
     v = host_value(value, target._dtype)
     vshape = check_broadcast(np.shape(v), shape)
     if vshape != np.shape(v):
