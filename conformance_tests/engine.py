@@ -12,12 +12,28 @@ import math
 import warnings
 
 import hypothesis
+import jax
 import numpy as np
+import pytest
 
 import tnp
 
 # Relative tolerance by dtype: XLA's transcendental functions are not bit-identical to NumPy's.
 RTOL = {"e": 2e-3, "f": 2e-6, "d": 1e-12, "F": 2e-6, "D": 1e-12}
+
+
+def platform_xfail(reason):
+    """Expected to fail off the CPU only: the value is a platform library's (CUDA's libm,
+    cuSOLVER) where NumPy's is the CPU's (glibc's libm, LAPACK), and ``reason`` says which."""
+    return pytest.mark.xfail(jax.default_backend() != "cpu", reason=reason, strict=False)
+
+
+def numpy_from_dlpack(a):
+    """``np.from_dlpack(a)``; NumPy imports host memory only, so an array on an accelerator is
+    asked for a host copy (``device="cpu"``), as NumPy needs of any GPU producer."""
+    if a.device.platform == "cpu":
+        return np.from_dlpack(a)
+    return np.from_dlpack(a, device="cpu")
 
 
 def to_xp(xp, x):

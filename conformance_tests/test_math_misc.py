@@ -45,6 +45,24 @@ def test_convolve_errors_and_mixed():
     check(lambda xp, a, v: xp.convolve(a, 2.5), a, v)
 
 
+@pytest.mark.parametrize("dt", ["int64", "uint8", "float64"])
+@pytest.mark.parametrize("mode", [0, 1, 2, np.int8(1)])
+def test_convolve_integer_modes(dt, mode):
+    """NumPy also names its modes 0 (valid), 1 (same) and 2 (full)."""
+    a, v = _arr((6,), dt), _arr((4,), dt, 3)
+    check(lambda xp, a, v: [xp.convolve(a, v, mode), xp.correlate(v, a, mode)], a, v)
+
+
+@pytest.mark.parametrize("n, m", [(1, 1), (1, 6), (6, 1), (4, 7), (7, 4), (5, 5), (2, 9)])
+def test_integer_correlate_lengths(n, m):
+    """Integer convolutions are shifted sums (XLA's GPU convolutions are floating point only):
+    every pair of lengths and modes, and int64 wraparound, as NumPy."""
+    a = (np.arange(n, dtype=np.int64) * 7 - 3) * (2 ** 60 + 1)
+    v = np.arange(m, dtype=np.int64) * 5 - 2
+    for mode in ("full", "same", "valid"):
+        check(lambda xp, a, v: [xp.convolve(a, v, mode), xp.correlate(a, v, mode)], a, v)
+
+
 @pytest.mark.parametrize("dt", ["int32", "float32", "float64", "complex128"])
 def test_interp(dt):
     xp_ = np.array([0.0, 1.0, 2.5, 4.0])

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import check
+from engine import check, platform_xfail
 from strategies import ALL_DTYPES
 
 ENDS = [(0, 1), (2.5, -7), (1, 1), (np.float32(1), 3), (0, 10), (1j, 2 + 3j),
@@ -54,9 +54,17 @@ def test_linspace_bad_shapes_and_dtypes():
     check(lambda xp: xp.linspace(0, 1j, 3, dtype=int))
 
 
+# An integer result truncates base**y: 2.9999999999999996 and 3.0 are an ulp apart, and NumPy's
+# ulp is glibc's pow.
+LIBM_TRUNCATION = platform_xfail("NumPy truncates glibc's pow/log10 to integers; CUDA's libm "
+                                 "differs from glibc's in the last ulp, which can flip the "
+                                 "truncation (127.99999 vs 128)")
+
+
 @pytest.mark.parametrize("base", [10.0, 2, np.float32(2.0), [2.0, 3.0], np.array([[2], [4]])],
                          ids=repr)
-@pytest.mark.parametrize("dt", [None, np.float32, int, complex], ids=str)
+@pytest.mark.parametrize("dt", [None, np.float32, pytest.param(int, marks=LIBM_TRUNCATION),
+                                complex], ids=str)
 def test_logspace(base, dt):
     check(lambda xp: xp.logspace(0, 3, 4, base=base, dtype=dt))
     check(lambda xp: xp.logspace(0, 3, 4, endpoint=False, base=base, dtype=dt))
@@ -79,7 +87,8 @@ def test_geomspace(ends, num, endpoint):
     check(lambda xp: xp.geomspace(*ends, num=num, endpoint=endpoint))
 
 
-@pytest.mark.parametrize("dt", [int, np.float32, complex, np.uint8], ids=str)
+@pytest.mark.parametrize("dt", [pytest.param(int, marks=LIBM_TRUNCATION), np.float32, complex,
+                                pytest.param(np.uint8, marks=LIBM_TRUNCATION)], ids=str)
 def test_geomspace_dtype(dt):
     check(lambda xp: xp.geomspace(1, 256, 9, dtype=dt))
 

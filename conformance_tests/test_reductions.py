@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import check
+from engine import check, platform_xfail
 from strategies import ALL_DTYPES, FLOATS, array_and_dtype, shapes
 
 AXES = [None, 0, -1, (0, 1), (0, 2)]
@@ -37,7 +37,11 @@ SUMLIKE = ["sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "p
 @pytest.mark.parametrize("name", SUMLIKE)
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("axis", AXES, ids=str)
-def test_axis_dtypes(name, dt, axis):
+def test_axis_dtypes(name, dt, axis, request):
+    if name == "prod" and np.dtype(dt).kind == "c" and axis == (0, 2):
+        request.applymarker(platform_xfail(
+            "the sign of a zero imaginary part depends on the order of the complex products: "
+            "NumPy multiplies along the axes in order, XLA's GPU reduction in a tree"))
     rtol = 5e-3 if dt == np.float16 else None
     check(lambda xp, a: getattr(xp, name)(a, axis=axis), _data(dt), rtol=rtol)
 

@@ -3,6 +3,7 @@ import jax
 import numpy as np
 
 import tnp
+from engine import assert_same
 
 
 def test_float32_products_ask_for_true_float32():
@@ -28,3 +29,32 @@ def test_device_argument_takes_a_jax_device():
                  lambda d: tnp.arange(3, device=d), lambda d: tnp.ones(2).to_device(d)):
         assert make(dev).device == dev
         assert make("cpu").device == jax.devices()[0]
+
+
+def test_xla_flags_ask_for_ieee_rounding():
+    """tnp adds XLA's options for NumPy's rounding (float16 rounded after every operation,
+    correctly rounded float32 division on GPUs), and keeps a user's own setting of them."""
+    import os
+    import subprocess
+    import sys
+    from tnp._core.config import IEEE_XLA_FLAGS
+    for key, value in IEEE_XLA_FLAGS.items():
+        assert f"{key}={value}" in os.environ["XLA_FLAGS"]
+    code = "import os, tnp; print(os.environ['XLA_FLAGS'])"
+    env = dict(os.environ, XLA_FLAGS="--xla_allow_excess_precision=true")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert "--xla_allow_excess_precision=true" in out
+    assert "--xla_allow_excess_precision=false" not in out
+    assert "--xla_backend_extra_options=" in out
+
+
+def test_float32_division_is_correctly_rounded():
+    """``x / x == 1`` and every quotient rounded as NumPy's, over a sweep of float32 mantissas
+    (XLA's GPU default, ``div.full``, is off by an ulp for about one in five)."""
+    bits = np.arange(0, 2 ** 23, 7, dtype=np.uint32) | np.uint32(0x3F800000)
+    a = bits.view(np.float32)
+    b = a * np.float32(3) + np.float32(1)
+    t_a, t_b = tnp.asarray(a), tnp.asarray(b)
+    assert_same(t_a / t_a, a / a, rtol=0)
+    assert_same(t_a / t_b, a / b, rtol=0)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tnp
-from engine import assert_same
+from engine import assert_same, numpy_from_dlpack
 
 
 def _ptr(a):
@@ -79,7 +79,7 @@ def test_views_and_their_caches_stay_valid():
 
 def test_dlpack_export_is_never_donated():
     a = tnp.arange(5.0)
-    exported = np.from_dlpack(a)
+    exported = numpy_from_dlpack(a)
     before = exported.copy()
     a[0] = 42.0
     a *= 2

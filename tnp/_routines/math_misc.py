@@ -31,27 +31,61 @@ def _unit(x):
     return Spec(((1,) * x.ndim, x.dtype))
 
 
-def _correlate(a, v, mode, fn, np_fn):
+_MODES = ("valid", "same", "full")  # NumPy's names for its integer modes 0, 1, 2
+
+
+def _correlate(a, v, mode, convolve):
+    np_fn = np.convolve if convolve else np.correlate
     dt = numpy_probe(np_fn, Spec(((1,), a.dtype)), Spec(((1,), v.dtype)), mode)[1]
     if a.ndim != 1 or v.ndim != 1 or a.size == 0 or v.size == 0:
         numpy_probe(np_fn, spec(a), spec(v), mode)
+    mode = mode if isinstance(mode, str) else _MODES[operator_index(mode)]
     ct = compute_dtype(dt)
-    a, v = a.reshape(-1) if a.ndim == 0 else a, v.reshape(-1) if v.ndim == 0 else v
-    r = fn(a.astype(ct), v.astype(ct), mode=mode, precision=HIGHEST,
-           preferred_element_type=ct)
+    a, v = a.reshape(-1).astype(ct), v.reshape(-1).astype(ct)
+    if ct.kind in "iu":  # XLA's GPU convolutions take floating point only
+        if convolve:  # NumPy convolves the longer operand with the shorter one reversed
+            a, v = (a, v[::-1]) if a.shape[0] >= v.shape[0] else (v, a[::-1])
+        r = _shift_sum_correlate(a, v, mode)
+    else:
+        fn = jnp.convolve if convolve else jnp.correlate
+        r = fn(a, v, mode=mode, precision=HIGHEST, preferred_element_type=ct)
     return finish(r, dt)
+
+
+def _shift_sum_correlate(a, v, mode):
+    """NumPy's ``correlate(a, v, mode)`` of two integer vectors: the full correlation as a sum of
+    shifted products (a loop over the shorter operand), exact with wraparound, then NumPy's
+    window of it for ``mode``."""
+    n, m = a.shape[0], v.shape[0]
+    if m > n:  # for real operands, correlate(a, v) is correlate(v, a) reversed
+        full = _full_correlation(v, a)[::-1]
+    else:
+        full = _full_correlation(a, v)
+    short, long = min(n, m), max(n, m)
+    start, length = {"full": (0, n + m - 1), "valid": (short - 1, long - short + 1),
+                     "same": ((short - 1) // 2 if n >= m else short // 2, long)}[mode]
+    return full[start:start + length]
+
+
+def _full_correlation(a, v):
+    m, length = v.shape[0], a.shape[0] + v.shape[0] - 1
+    padded = jnp.pad(a, (m - 1, m - 1))
+
+    def add_shift(j, acc):
+        return acc + jax.lax.dynamic_slice(padded, (j,), (length,)) * v[j]
+    return jax.lax.fori_loop(0, m, add_shift, jnp.zeros(length, a.dtype))
 
 
 @np_doc(np.convolve)
 @normalize
 def convolve(a: ArrayLike, v: ArrayLike, mode="full"):
-    return _correlate(a, v, mode, jnp.convolve, np.convolve)
+    return _correlate(a, v, mode, True)
 
 
 @np_doc(np.correlate)
 @normalize
 def correlate(a: ArrayLike, v: ArrayLike, mode="valid"):
-    return _correlate(a, v, mode, jnp.correlate, np.correlate)
+    return _correlate(a, v, mode, False)
 
 
 @np_doc(np.interp)

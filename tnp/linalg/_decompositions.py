@@ -56,10 +56,13 @@ def _eig(a: ArrayLike, vectors):
     t, result_t = c.common_type(a)
     x = a.astype(t)
     finite = jnp.all(jnp.isfinite(x))
+    x = jnp.where(finite, x, 0)  # cuSOLVER's geev fails on non-finite input; NaN results instead
     if vectors:
         w, v = jnp.linalg.eig(x)
+        v = jnp.where(finite, v, jnp.nan)
     else:
         w, v = jnp.linalg.eigvals(x), None
+    w = jnp.where(finite, w, jnp.nan)
     real = jnp.all(jnp.imag(w) == 0) if t.kind == "f" else jnp.asarray(False)
     return w, v, finite, real
 

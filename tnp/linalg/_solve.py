@@ -77,13 +77,25 @@ def solve(a, b):
     return x
 
 
+def _slogdet(a):
+    """jnp's slogdet, with LAPACK's NaN: a NaN anywhere in a matrix reaches a pivot of its LU
+    factorisation, so NumPy's logdet is NaN (its complex sign too). cuSOLVER's LU may stop at a
+    zero pivot instead (sign 0, logdet -inf)."""
+    sign, logdet = jnp.linalg.slogdet(a)
+    nan = jnp.any(jnp.isnan(a), axis=(-2, -1))
+    logdet = jnp.where(nan, jnp.nan, logdet)
+    if sign.dtype.kind == "c":
+        sign = jnp.where(nan, jnp.asarray(complex(np.nan, np.nan), sign.dtype), sign)
+    return sign, logdet
+
+
 @jax.custom_jvp
 def _det(a):
     """NumPy's det: ``sign * exp(logdet)`` of the LU factorisation, so a matrix with an exactly
     zero pivot gives +0.0 (NumPy's sign 0, logdet -inf). jnp.linalg.det multiplies the pivots
     of 2x2/3x3 matrices (JAX >= 0.11), which gives -0.0 for some singular ones; its derivative
     (finite at singular matrices) is kept."""
-    sign, logdet = jnp.linalg.slogdet(a)
+    sign, logdet = _slogdet(a)
     return sign * jnp.exp(logdet).astype(sign.dtype)
 
 
@@ -104,7 +116,7 @@ def det(a: ArrayLike):
 def slogdet(a: ArrayLike):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    sign, logdet = jnp.linalg.slogdet(a.astype(t))
+    sign, logdet = _slogdet(a.astype(t))
     if t.kind == "c":  # NumPy's sign has +0.0 imaginary parts for real determinants
         sign = jax.lax.complex(sign.real, jnp.where(sign.imag == 0, 0.0, sign.imag))
     return np.linalg._linalg.SlogdetResult(sign.astype(result_t),
