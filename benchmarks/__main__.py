@@ -45,7 +45,7 @@ def _fmt_r(r):
 def write_markdown(rows, path, meta):
     lines = [f"# tnp benchmarks\n", f"{meta['date']} · {meta['machine']} · Python {meta['python']}"
              f" · numpy {meta['numpy']} · jax {meta['jax']} ({meta['device']})\n",
-             "Medians of repeated calls, results blocked on; ratios < 1 mean tnp is faster.\n"]
+             "Medians of repeated calls, results blocked on; a ratio a/b < 1 means a is faster.\n"]
     groups = []
     for r in rows:
         if r["group"] not in groups:
@@ -103,7 +103,8 @@ def main(argv=None):
             platform.python_version(), "numpy": numpy.__version__, "jax": jax.__version__,
             "device": str(jax.devices()[0].platform)}
     from benchmarks import plots
-    meta["notes"] = plots.make_plots(rows, args.out)
+    from benchmarks import targets
+    meta["notes"] = targets.markdown(rows) + plots.make_plots(rows, args.out)
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"meta": meta, "rows": rows}, f, indent=1, default=str)
     write_markdown(rows, os.path.join(args.out, "results.md"), meta)

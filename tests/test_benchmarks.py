@@ -14,5 +14,6 @@ def test_quick_benchmark_writes_results(tmp_path):
     md = (tmp_path / "results.md").read_text()
     data = json.loads((tmp_path / "results.json").read_text())
     assert "## dispatch" in md and "tnp/jax" in md
+    assert "## Targets" in md and "dispatch basket, median tnp/jax.numpy eager" in md
     assert {r["group"] for r in data["rows"]} == {"dispatch"}
     assert all({"numpy", "jax", "tnp"} <= set(r["median_s"]) for r in data["rows"])
