@@ -133,11 +133,13 @@ def cyclic(value, n, dtype):
 
 def check_broadcast(value_shape, target_shape):
     """NumPy's setitem broadcasting: leading size-1 dims of the value may be dropped."""
-    vs = tuple(value_shape)
+    vs, target_shape = tuple(value_shape), tuple(target_shape)
+    if not vs or vs == target_shape:  # a scalar, or the target's own shape
+        return vs
     while len(vs) > len(target_shape) and vs[0] == 1:
         vs = vs[1:]
     try:
-        if np.broadcast_shapes(vs, tuple(target_shape)) == tuple(target_shape):
+        if np.broadcast_shapes(vs, target_shape) == target_shape:
             return vs
     except ValueError:
         pass
@@ -145,9 +147,14 @@ def check_broadcast(value_shape, target_shape):
                      f"into shape {tuple(target_shape)}")
 
 
+_BASIC_INDEX_TYPES = frozenset({slice, int, tuple, type(None), type(Ellipsis)})
+
+
 def _whole_mask(target, index, value):
     """The mask of ``target[mask] = scalar`` when ``mask`` is a boolean array of target's whole
     shape on the device (``where`` semantics, no sync); otherwise None."""
+    if type(index) in _BASIC_INDEX_TYPES:
+        return None
     from .ndarray import ndarray
     if isinstance(index, ndarray):
         index = index._value
@@ -189,8 +196,9 @@ def assign(target, value, index=None, where=None):
     if adv is None and where is None and _is_view_of(value, root, chain, dyns):
         return  # ``a[i] = a[i]``, the last step of ``a[i] += x``: the data is there already
     v = host_value(value, target._dtype)
-    vshape = check_broadcast(np.shape(v), shape)
-    if vshape != np.shape(v):
+    v_shape = np.shape(v)
+    vshape = check_broadcast(v_shape, shape)
+    if vshape != v_shape:
         v = v.reshape(vshape)
     wh = None
     if where is not None:
