@@ -58,3 +58,19 @@ def test_float32_division_is_correctly_rounded():
     t_a, t_b = tnp.asarray(a), tnp.asarray(b)
     assert_same(t_a / t_a, a / a, rtol=0)
     assert_same(t_a / t_b, a / b, rtol=0)
+
+
+def test_malloc_keeps_freed_memory_on_glibc():
+    """On glibc, tnp sets malloc to reuse freed memory (XLA's threads otherwise fault in fresh
+    pages for every large result); ``TNP_MALLOC_TUNING=0`` leaves malloc alone."""
+    import os
+    import platform
+    import subprocess
+    import sys
+    from tnp._core import config
+    assert config.MALLOC_TUNED == (platform.libc_ver()[0] == "glibc")
+    code = "from tnp._core import config; print(config.MALLOC_TUNED)"
+    env = dict(os.environ, TNP_MALLOC_TUNING="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "False"
