@@ -14,6 +14,7 @@ import pkgutil
 import platform
 import sys
 
+import tnp  # noqa: F401  (first, as programs do: its malloc settings precede JAX)
 from benchmarks.runner import RATIOS
 
 
