@@ -1,5 +1,5 @@
-"""JAX configuration that tnp needs: 64-bit mode, true float32 matrix products, IEEE arithmetic
-on GPUs and the persistent compilation cache.
+"""The process configuration tnp needs: 64-bit JAX, true float32 matrix products, IEEE
+arithmetic on GPUs, host memory that is reused, and the persistent compilation cache.
 
 Imported first by ``tnp``. JAX computes float32 matrix products and convolutions in TF32 on
 recent NVIDIA GPUs (bfloat16 passes on TPU); NumPy in float32, so tnp sets JAX's default matmul
