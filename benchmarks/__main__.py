@@ -15,7 +15,7 @@ import platform
 import sys
 
 import tnp  # noqa: F401  (first, as programs do: its malloc settings precede JAX)
-from benchmarks import targets
+from benchmarks import plots, targets
 from benchmarks.runner import RATIOS
 
 
@@ -104,7 +104,6 @@ def main(argv=None):
             "machine": f"{platform.machine()} {os.cpu_count()} cores", "python":
             platform.python_version(), "numpy": numpy.__version__, "jax": jax.__version__,
             "device": str(jax.devices()[0].platform)}
-    from benchmarks import plots  # matplotlib, the optional bench extra
     meta["notes"] = targets.markdown(rows) + plots.make_plots(rows, args.out)
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump({"meta": meta, "rows": rows}, f, indent=1, default=str)
