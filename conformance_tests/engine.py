@@ -9,6 +9,7 @@ of ``inputs``, once with tnp and fresh tnp arrays made from them, then asserts t
 NumPy scalars returned by NumPy compare with tnp 0-d arrays (tnp returns those instead).
 """
 import math
+import os
 import warnings
 
 import hypothesis
@@ -28,6 +29,13 @@ def platform_xfail(reason):
     return pytest.mark.xfail(jax.default_backend() != "cpu", reason=reason, strict=False)
 
 
+def ftz_xfail(reason):
+    """Expected to fail because XLA on CPU flushes subnormals to zero (FTZ/DAZ): strict on the
+    CPU, where the flush is certain (an XPASS there fails), non-strict elsewhere (a GPU's
+    flush-to-zero setting is XLA's choice per backend)."""
+    return pytest.mark.xfail(reason=reason, strict=jax.default_backend() == "cpu")
+
+
 def numpy_from_dlpack(a):
     """``np.from_dlpack(a)``; NumPy imports host memory only, so an array on an accelerator is
     asked for a host copy (``device="cpu"``), as NumPy needs of any GPU producer."""
@@ -44,6 +52,8 @@ def to_xp(xp, x):
         return [to_xp(xp, v) for v in x]
     if isinstance(x, tuple):
         return tuple(to_xp(xp, v) for v in x)
+    if isinstance(x, dict):
+        return {k: to_xp(xp, v) for k, v in x.items()}
     return x
 
 
@@ -51,32 +61,72 @@ def _is_array_like(x):
     return isinstance(x, (np.ndarray, np.generic, tnp.ndarray))
 
 
-def assert_same(actual, expected, rtol=None, atol=0.0, path="result"):
-    """Assert tnp's ``actual`` matches NumPy's ``expected`` (dtype, shape, values)."""
-    if _is_array_like(expected):
-        assert isinstance(actual, tnp.ndarray) or _is_array_like(actual), (
-            f"{path}: NumPy gave an array/scalar of {type(expected).__name__}, tnp gave "
+_PY_SCALARS = (bool, int, float, complex, str, bytes, type(None))
+
+
+def assert_same(actual, expected, rtol=None, atol=0.0, path="result", host_ok=False):
+    """Assert tnp's ``actual`` matches NumPy's ``expected``: the same types and structure, every
+    array with exactly NumPy's dtype and shape, values equal within ``rtol``/``atol``.
+
+    Types: where NumPy returns an ``ndarray`` tnp must return a ``tnp.ndarray`` (a host NumPy
+    array is a failure, unless ``host_ok``: the caller compares two host arrays, e.g. a file
+    tnp wrote read back by NumPy); an ndarray subclass (``np.matrix``) needs the same class
+    (tnp's ``matrix`` is NumPy's); where NumPy returns a NumPy scalar (``np.float64``) tnp
+    returns a 0-d ``tnp.ndarray`` by design, or the same NumPy scalar type; a tuple must be a
+    tuple, a list a list, a named tuple one of the same name and fields; a Python scalar must be
+    of exactly NumPy's type (``True`` is not ``1``)."""
+    if isinstance(expected, np.ndarray) and type(expected) is not np.ndarray:
+        assert type(actual).__name__ == type(expected).__name__, (
+            f"{path}: NumPy gave a {type(expected).__name__}, tnp gave {type(actual).__name__}")
+        assert_values_same(np.asarray(actual), np.asarray(expected), rtol, atol, path)
+    elif isinstance(expected, np.ndarray):
+        ok = (tnp.ndarray, np.ndarray) if host_ok else tnp.ndarray
+        assert isinstance(actual, ok), (
+            f"{path}: NumPy gave an ndarray, tnp gave {type(actual).__module__}."
             f"{type(actual).__name__}")
-        exp = np.asarray(expected)
-        act = np.asarray(actual)
-        assert act.dtype == exp.dtype, f"{path}: dtype {act.dtype} != NumPy's {exp.dtype}"
-        assert act.shape == exp.shape, f"{path}: shape {act.shape} != NumPy's {exp.shape}"
-        assert_values(act, exp, rtol, atol, path)
+        assert_values_same(np.asarray(actual), expected, rtol, atol, path)
+    elif isinstance(expected, np.generic):
+        assert (isinstance(actual, tnp.ndarray) and actual.ndim == 0) or (
+            type(actual) is type(expected)) or (
+            host_ok and isinstance(actual, np.ndarray) and actual.ndim == 0), (
+            f"{path}: NumPy gave a {type(expected).__name__} scalar, tnp gave "
+            f"{type(actual).__name__} (a 0-d tnp array or the same NumPy scalar expected)")
+        assert_values_same(np.asarray(actual), np.asarray(expected), rtol, atol, path)
     elif isinstance(expected, (tuple, list)):
-        assert isinstance(actual, (tuple, list)), f"{path}: expected a sequence, got {actual!r}"
+        assert type(actual).__name__ == type(expected).__name__ and (
+            isinstance(actual, tuple) == isinstance(expected, tuple)), (
+            f"{path}: NumPy gave a {type(expected).__name__}, tnp gave {type(actual).__name__}")
+        if hasattr(type(expected), "_fields"):
+            assert getattr(type(actual), "_fields", None) == type(expected)._fields, (
+                f"{path}: fields {getattr(type(actual), '_fields', None)} != NumPy's "
+                f"{type(expected)._fields}")
         assert len(actual) == len(expected), f"{path}: length {len(actual)} != {len(expected)}"
         for i, (a, e) in enumerate(zip(actual, expected)):
-            assert_same(a, e, rtol, atol, f"{path}[{i}]")
+            assert_same(a, e, rtol, atol, f"{path}[{i}]", host_ok)
     elif isinstance(expected, dict):
+        assert isinstance(actual, dict), f"{path}: NumPy gave a dict, tnp gave {actual!r}"
         assert set(actual) == set(expected), f"{path}: keys differ"
         for k in expected:
-            assert_same(actual[k], expected[k], rtol, atol, f"{path}[{k!r}]")
+            assert_same(actual[k], expected[k], rtol, atol, f"{path}[{k!r}]", host_ok)
     elif isinstance(expected, float) and math.isnan(expected):
-        assert isinstance(actual, float) and math.isnan(actual), f"{path}: {actual} != nan"
+        assert type(actual) is float and math.isnan(actual), f"{path}: {actual!r} != nan"
+    elif type(expected) in _PY_SCALARS:
+        assert type(actual) is type(expected), (
+            f"{path}: type {type(actual).__name__} != NumPy's {type(expected).__name__}")
+        assert actual == expected, f"{path}: {actual!r} != NumPy's {expected!r}"
+        if type(expected) is float and expected == 0:
+            assert math.copysign(1, actual) == math.copysign(1, expected), (
+                f"{path}: {actual!r} != NumPy's {expected!r}")
     else:
         assert type(actual) is type(expected) or isinstance(actual, type(expected)), (
             f"{path}: type {type(actual).__name__} != NumPy's {type(expected).__name__}")
         assert actual == expected, f"{path}: {actual!r} != NumPy's {expected!r}"
+
+
+def assert_values_same(act, exp, rtol=None, atol=0.0, path="result"):
+    assert act.dtype == exp.dtype, f"{path}: dtype {act.dtype} != NumPy's {exp.dtype}"
+    assert act.shape == exp.shape, f"{path}: shape {act.shape} != NumPy's {exp.shape}"
+    assert_values(act, exp, rtol, atol, path)
 
 
 def assert_values(act, exp, rtol=None, atol=0.0, path="result"):
@@ -121,8 +171,37 @@ def _has_subnormal(x):
     return any(bool(np.any((p != 0) & (np.abs(p) < tiny))) for p in parts)
 
 
-def check(body, *inputs, rtol=None, atol=0.0, check_inputs=True):
-    """Compare ``body(tnp, *inputs)`` with ``body(numpy, *inputs)``; return NumPy's result."""
+def _written(tnp_args, np_args, path):
+    """Pairs (tnp input, NumPy input, path) of every array among the inputs, however nested in
+    lists, tuples and dicts: a call's writes are compared wherever the array was passed."""
+    if isinstance(np_args, np.ndarray):
+        yield tnp_args, np_args, path
+    elif isinstance(np_args, (list, tuple)):
+        for i, (a, e) in enumerate(zip(tnp_args, np_args)):
+            yield from _written(a, e, f"{path}[{i}]")
+    elif isinstance(np_args, dict):
+        for k in np_args:
+            yield from _written(tnp_args[k], np_args[k], f"{path}[{k!r}]")
+
+
+def _message(e):
+    return " ".join(str(e).split())
+
+
+def check(body, *inputs, rtol=None, atol=0.0, exact=False, check_inputs=True, message=True):
+    """Compare ``body(tnp, *inputs)`` with ``body(numpy, *inputs)``; return NumPy's result.
+
+    ``exact``: values must be equal (``rtol = atol = 0``), for functions whose result is exact
+    by definition (``nextafter``, ``spacing``, ``copysign``, ``ldexp``, ``frexp``, ``floor``,
+    integer arithmetic, ...), where a tolerance would let a wrong result through.
+    ``message``: where both raise, tnp's exception message must also be NumPy's (whitespace
+    normalised): tnp replays NumPy's errors (CONTRIBUTING: "raise NumPy's exception class with
+    NumPy's message"). A test where tnp's message legitimately differs passes ``message=False``
+    with a comment saying why (e.g. an error raised by XLA/JAX with no NumPy counterpart
+    text); the class is then still compared.
+    """
+    if exact:
+        rtol, atol = 0.0, 0.0
     np_args, expected, np_exc = run(np, body, inputs)
     if np_exc is None and hypothesis.currently_in_test_context() and _has_subnormal(expected):
         # XLA on CPU flushes subnormals to zero (FTZ/DAZ; the xfails test_subnormals and
@@ -136,13 +215,21 @@ def check(body, *inputs, rtol=None, atol=0.0, check_inputs=True):
         assert isinstance(tnp_exc, type(np_exc)), (
             f"NumPy raised {type(np_exc).__name__}: {np_exc}; tnp raised "
             f"{type(tnp_exc).__name__}: {tnp_exc}")
+        if message and _message(tnp_exc) != _message(np_exc):
+            log = os.environ.get("TNP_CONFORMANCE_MESSAGE_LOG")
+            text = (f"{type(np_exc).__name__}: NumPy's message {_message(np_exc)!r}, tnp's "
+                    f"{_message(tnp_exc)!r}")
+            if log:
+                with open(log, "a") as f:
+                    f.write(f"{os.environ.get('PYTEST_CURRENT_TEST', '?')}\t{text}\n")
+            else:
+                raise AssertionError(text)
     else:
         if tnp_exc is not None:
             raise AssertionError(f"NumPy returned, tnp raised {type(tnp_exc).__name__}: "
                                  f"{tnp_exc}") from tnp_exc
         assert_same(actual, expected, rtol, atol)
     if check_inputs:
-        for i, (a, e) in enumerate(zip(tnp_args, np_args)):
-            if isinstance(e, np.ndarray):
-                assert_same(a, e, rtol, atol, path=f"argument {i} after the call")
+        for a, e, path in _written(tnp_args, np_args, "argument"):
+            assert_same(a, e, rtol, atol, path=f"{path} after the call")
     return expected

@@ -144,7 +144,9 @@ def test_shifts(dt):
                          xp.fft.ifftshift(a, axes=(1,)), xp.fft.fftshift(a, axes=(-1, 0)),
                          xp.fft.ifftshift(xp.fft.fftshift(a))], a)
     check(lambda xp, a: xp.fft.fftshift(a, axes=2), a)
-    check(lambda xp: [xp.fft.fftshift([1, 2, 3]), xp.fft.fftshift(5.0)])
+    check(lambda xp: xp.fft.fftshift([1, 2, 3]))
+    check(lambda xp: xp.fft.ifftshift([[1, 2, 3], [4, 5, 6]]))
+    check(lambda xp: xp.fft.fftshift(5.0))  # NumPy raises (a 0-d input has no axes to unpack)
 
 
 def test_namespace_complete_and_signatures():

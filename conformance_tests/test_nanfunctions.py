@@ -121,8 +121,24 @@ def test_nanquantile_forms(dt, kw):
 
 def test_nanquantile_weights():
     w = np.array([1.0, 2.0, 0.5, 1.0])
-    check(lambda xp, a: xp.nanquantile(a, [0.3, 0.6], axis=1, method="inverted_cdf",
-                                       weights=w), _nan(np.dtype("f8")))
+    a = _nan(np.dtype("f8"))
+    W = np.tile(w, (3, 1))
+    q = [0.3, 0.6]
+    # values: weights of the axis' length for 1-d input, of a's shape for 2-d input
+    for row in a:
+        check(lambda xp, a, w: xp.nanquantile(a, q, method="inverted_cdf", weights=w), row, w)
+        check(lambda xp, a, w: xp.nanpercentile(a, 40.0, method="inverted_cdf", weights=w),
+              row, w)
+    for axis in (0, 1, None):
+        check(lambda xp, a, w: xp.nanquantile(a, q, axis=axis, method="inverted_cdf",
+                                              weights=w), a, W)
+    check(lambda xp, a, w: xp.nanquantile(a, 0.5, axis=1, keepdims=True,
+                                          method="inverted_cdf", weights=w), a, W)
+    # NumPy raises for 1-d weights along axis 1 of a 2-d array with NaNs (an IndexError from
+    # its per-row NaN removal): tnp must raise as NumPy does
+    check(lambda xp, a: xp.nanquantile(a, q, axis=1, method="inverted_cdf", weights=w), a)
+    # weights need method="inverted_cdf"
+    check(lambda xp, a, w: xp.nanquantile(a, q, weights=w), a[1], w)
 
 
 @pytest.mark.parametrize("name,msg", [("nanmin", "All-NaN"), ("nanmax", "All-NaN"),

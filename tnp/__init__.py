@@ -1,6 +1,6 @@
 """tnp: NumPy on JAX/XLA. ``import tnp as np`` and a NumPy program runs on XLA, unchanged.
 
-See README.md and ../shared/DESIGN.md. NumPy names tnp does not implement natively run through
+See README.md and docs/architecture.md. NumPy names tnp does not implement natively run through
 one fallback path (``tnp.TnpFallbackWarning``); ``python -m tnp coverage`` lists them.
 """
 from ._core import config as _config  # noqa: F401  (64-bit JAX, compilation cache) - first
@@ -9,7 +9,8 @@ import importlib as _importlib
 import numpy as _np
 
 from ._core.errors import TnpFallbackWarning, TnpTracingError
-from ._core.ndarray import ndarray, bind_namespace as _bind
+from ._core.ndarray import ndarray
+from ._core.array_methods import bind_namespace as _bind
 from ._core.ufunc import ufunc
 from ._core import fallback as _fallback
 from . import _routines

@@ -22,6 +22,7 @@ import dis
 import functools
 import inspect
 import operator
+import threading
 import types
 
 import jax
@@ -156,7 +157,8 @@ class Jitted:
         self._layouts = {}
         self._fast0 = None
         self._simple = {}
-        self._call = None  # (roots, objects, donated) of the call being run (for traces)
+        # (roots, objects, donated) of the call being run on each thread (for its traces)
+        self._tls = threading.local()
 
     def _captured(self):
         """tnp arrays the function reaches directly: bound by partial, in closures, globals."""
@@ -175,14 +177,10 @@ class Jitted:
 
     # The traced body: roots hold tracers while the user's function runs.
     def _inner(self, plan, *flat):
-        roots, objects, donate = self._call
+        roots, objects, donate = self._tls.call
         bufs, leaves = flat[:plan.n_roots], iter(flat[plan.n_roots:])
-        saved = [(r._buf, r._version) for r in roots]
         ctx = _Capture(self, roots)
-        try:
-            for r, b in zip(roots, bufs):
-                r._buf = b
-                r._version += 1
+        with write.swap(roots, bufs):  # roots hold the tracers (for this thread only)
             args = [obj if kind else next(leaves) for kind, obj in zip(plan.kinds, objects)]
             pos, kw = jax.tree_util.tree_unflatten(plan.treedef, args)
             pos = list(pos)
@@ -197,9 +195,6 @@ class Jitted:
             returned = {i for i, (r, b) in enumerate(zip(roots, bufs)) if r._buf is not b}
             returned.update(donate)
             new = tuple(r._buf if i in returned else None for i, r in enumerate(roots))
-        finally:
-            for r, (b, v) in zip(roots, saved):
-                r._buf, r._version = b, v + 2
         if not plan.written:
             if not returned:
                 plan.always = ()
@@ -354,22 +349,26 @@ class Jitted:
         return self._execute(plan, roots, objects, tuple(map(pick, leaves)))
 
     def _execute(self, plan, roots, objects, leaves):
-        always = plan.always
-        if always is None or always:
-            fn, donate = self._prepare(plan, roots, objects, leaves)
-        else:  # no trace writes: no donation
-            fn, donate = plan.fn0, ()
-        self._call = (roots, objects, donate)
-        try:
-            if leaves or len(roots) != 1:
-                out = fn(*map(_buf_of, roots), *leaves)
-            else:
-                out = fn(roots[0]._buf)
-        finally:
-            self._call = None
-        if plan.written:
-            out, new = out
-            _write_back(roots, new)
+        # Holding the roots' locks, the call reads their buffers, runs and writes back at once
+        # (no other thread's write in between is lost; see tnp._core.write).
+        with write.hold(roots):
+            always = plan.always
+            if always is None or always:
+                fn, bufs, donate = self._prepare(plan, roots, objects, leaves)
+            else:  # no trace writes: no donation
+                fn, bufs, donate = plan.fn0, list(map(_buf_of, roots)), ()
+            tls = self._tls
+            tls.call = (roots, objects, donate)
+            try:
+                out = fn(*bufs, *leaves) if leaves or len(bufs) != 1 else fn(bufs[0])
+            except BaseException:
+                write.unclaim(roots, bufs, donate)
+                raise
+            finally:
+                tls.call = None
+            if plan.written:
+                out, new = out
+                _write_back(roots, new)
         if type(out) is ArrayImpl:
             return _wrap(out)
         return _to_tnp(out)
@@ -377,19 +376,19 @@ class Jitted:
     def _prepare(self, plan, roots, objects, leaves):
         """The compiled callable and donated roots of a call of a plan that writes or that no
         trace has run yet."""
-        if plan.always is None and isinstance(write.current_trace(), _jcore.EvalTrace):
+        if plan.always is None and isinstance(tracing.current_trace(), _jcore.EvalTrace):
             # Trace once (JAX keeps it for the compile) to learn what the function writes.
-            self._call = (roots, objects, ())
+            self._tls.call = (roots, objects, ())
             try:
                 plan.fn0.trace(*[r._buf for r in roots], *leaves)
             finally:
-                self._call = None
-        donate = tuple(i for i in plan.always or () if write._donatable(roots[i]))
-        return (plan.fns.get(donate) or plan.jit(donate)) if donate else plan.fn0, donate
+                self._tls.call = None
+        bufs, donate = write.claim(roots, plan.always or ())
+        return ((plan.fns.get(donate) or plan.jit(donate)) if donate else plan.fn0), bufs, donate
 
 
 def _write_back(roots, new):
-    trace = write.current_trace()
+    trace = tracing.current_trace()
     if not isinstance(trace, _jcore.EvalTrace):  # called inside another trace
         for r, b in zip(roots, new):
             if b is not None and r._trace is not trace and not tracing.capture_write(r):
@@ -399,9 +398,7 @@ def _write_back(roots, new):
                     "for the outer function too")
     for r, b in zip(roots, new):
         if b is not None:
-            r._buf = b
-            r._version += 1
-            r._exported = False
+            write.commit(r, b)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):

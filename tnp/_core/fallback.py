@@ -8,19 +8,19 @@ import collections
 import functools
 import warnings
 
+import jax
 import numpy as np
 
 from . import syncs
-import jax
-
+from .dtypes import SUPPORTED, native
 from .errors import TnpFallbackWarning, TnpTracingError
+from .ndarray import ndarray
 
 USED = collections.Counter()
 _warned = set()
 
 
 def to_numpy_tree(x):
-    from .ndarray import ndarray
     if isinstance(x, ndarray):
         return x.__array__()
     if isinstance(x, (list, tuple)) and type(x) in (list, tuple):
@@ -31,8 +31,6 @@ def to_numpy_tree(x):
 
 
 def from_numpy_tree(x):
-    from .dtypes import SUPPORTED, native
-    from .ndarray import ndarray
     if type(x) is np.ndarray and x.dtype in SUPPORTED:
         return ndarray._wrap(jax.device_put(native(x)))
     if type(x) in (list, tuple):

@@ -14,8 +14,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import syncs
+from . import caches, probe, syncs
 from .errors import TnpTracingError
+from .ndarray import ndarray
 
 _INVALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
             "or boolean arrays are valid indices")
@@ -39,13 +40,8 @@ def _is_tracer(x):
     return isinstance(x, jax.core.Tracer)
 
 
-def _placeholder(shape, dtype=np.int8):
-    return np.broadcast_to(np.zeros((), dtype), shape)
-
-
 def numpy_index_error(shape, index):
     """Raise exactly what NumPy raises for ``index`` on an array of ``shape`` (or a generic IndexError)."""
-    from .ndarray import ndarray
     items = index if isinstance(index, tuple) else (index,)
     host = []
     for it in items:
@@ -55,7 +51,7 @@ def numpy_index_error(shape, index):
             it = np.asarray(it)
         host.append(it)
     host = tuple(host) if isinstance(index, tuple) else host[0]
-    _placeholder(shape)[host]
+    probe.placeholder(probe.Spec(shape, np.int8))[host]  # the index as is: lists stay lists
     raise IndexError(_INVALID)
 
 
@@ -71,11 +67,34 @@ def _as_int(x):
     return None
 
 
+def _bound(v):
+    """A slice bound as an int (None stays None): NumPy takes anything with ``__index__`` there,
+    a 0-d integer array included (a named sync point for a device one)."""
+    if v is None:
+        return None
+    i = _as_int(v)
+    if i is not None:
+        return i
+    if hasattr(v, "__index__"):
+        try:
+            return operator.index(v)
+        except TypeError as e:
+            if type(e) is TypeError:  # NumPy's own message (a float or a sized array)
+                raise
+    # no __index__, or a traced value (JAX's conversion error is no NumPy message)
+    raise TypeError("slice indices must be integers or None or have an __index__ method")
+
+
+def _out_of_bounds(i, n, dim):
+    """NumPy's error for the integer index ``i`` outside an axis of size ``n``; one that no intp
+    holds is NumPy's own (OverflowError above, IndexError below), from a 0-size placeholder."""
+    if not np.iinfo(np.intp).min <= i <= np.iinfo(np.intp).max:
+        probe.placeholder(probe.Spec((0,), np.int8))[i]
+    raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+
+
 def _slice_bounds(s, n):
-    for v in (s.start, s.stop, s.step):
-        if v is not None and _as_int(v) is None:
-            raise TypeError("slice indices must be integers or None or have an __index__ method")
-    start, stop, step = s.indices(n)
+    start, stop, step = slice(_bound(s.start), _bound(s.stop), _bound(s.step)).indices(n)
     length = len(range(start, stop, step))
     return start, stop, step, length
 
@@ -125,7 +144,7 @@ def _basic_plan(shape, items, index):
         else:
             i, n = _as_int(it), shape[dim]
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+                _out_of_bounds(i, n, dim)
             los.append(i % n), spans.append(1), steps.append(1)
             kinds.append("i")
             dim += 1
@@ -141,7 +160,6 @@ def _basic_plan(shape, items, index):
 
 def _index_array(it):
     """An index entry that is not basic, as (host numpy array or device jax array), or None."""
-    from .ndarray import ndarray
     if isinstance(it, ndarray):
         it = it._value
     if isinstance(it, jax.Array):
@@ -168,7 +186,6 @@ def _bool0_rewrite(shape, items):
             getattr(it, "dtype", None) == np.bool_ and getattr(it, "ndim", 1) == 0)
     if not any(is_bool0(it) for it in items):
         return (), items
-    from .ndarray import ndarray
     consumed = sum(1 if is_bool0(it) or it is None or type(it) is slice or _as_int(it) is not None
                    else (np.ndim(it) if getattr(it, "dtype", None) == np.bool_ else 1)
                    for it in items if it is not Ellipsis and it is not None)
@@ -209,13 +226,15 @@ def _advanced_plan(shape, items, index):
         arrays.append(a)
     # NumPy decides validity and the result shape, on placeholders of the same shapes.
     ph = tuple(it if a is None else a if isinstance(a, np.ndarray) and a.dtype == np.bool_
-               else _placeholder(a.shape, np.bool_ if a.dtype == np.bool_ else np.intp)
+               else probe.placeholder(probe.Spec(a.shape, np.bool_ if a.dtype == np.bool_
+                                                 else np.intp))
                for it, a in zip(items, arrays))
     if any(isinstance(a, jax.Array) and a.dtype == np.bool_ for a in arrays):
         # a device mask's result shape needs its values: a named sync point (or a tracing error)
         ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, jax.Array) and a.dtype == np.bool_
                    else p for p, a in zip(ph, arrays))
-    out_shape = _placeholder(shape)[ph].shape
+    # (not probe.call: the index holds masks' values and slices; a placeholder per call, uncached)
+    out_shape = probe.placeholder(probe.Spec(shape, np.int8))[ph].shape
     # NumPy checks bounds only when the broadcast index arrays select something
     selects = 0 not in np.broadcast_shapes(*(
         (int(np.count_nonzero(p)),) if p.dtype == np.bool_ else p.shape
@@ -237,7 +256,7 @@ def _advanced_plan(shape, items, index):
         elif a is None:
             i, n = _as_int(it), shape[dim]
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {dim} with size {n}")
+                _out_of_bounds(i, n, dim)
             struct.append("int")
             dyn.append(i)
             dim += 1
@@ -256,7 +275,7 @@ def _advanced_plan(shape, items, index):
 
 
 def _as_int_or_none(v):
-    return None if v is None else _as_int(v)
+    return _bound(v)
 
 
 def _host_mask(mask):
@@ -317,7 +336,7 @@ def expand(x, axes):
     return jnp.expand_dims(x, axes) if axes else x
 
 
-@functools.lru_cache(maxsize=None)
+@caches.kernel_cache
 def gather_kernel(plan_struct):
     axes, struct = plan_struct
 

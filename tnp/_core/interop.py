@@ -4,13 +4,13 @@ import numpy as np
 
 from . import fallback
 from .np_doc import REGISTRY
+from .ufunc import for_numpy
 
 _NAMESPACES = {"numpy": "main", "numpy.linalg": "linalg", "numpy.fft": "fft",
                "numpy.random": "random", "numpy.lib.stride_tricks": "lib.stride_tricks"}
 
 
 def array_ufunc(np_ufunc, method, inputs, kwargs):
-    from .._routines.ufuncs import for_numpy
     tnp_ufunc = for_numpy(np_ufunc)
     if tnp_ufunc is None:  # a ufunc made by frompyfunc, or by another library: NumPy runs it
         name = getattr(np_ufunc, "__name__", "ufunc")

@@ -13,6 +13,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from . import caches
+
 # ---- single lenses: get(x, dyn) -> view value;  put(x, dyn, v) -> new x -------------------
 
 
@@ -187,6 +189,6 @@ def chain_put(chain, root, dyns, value):
     return value
 
 
-@functools.lru_cache(maxsize=None)
+@caches.kernel_cache
 def get_kernel(chain):
     return jax.jit(functools.partial(chain_get, chain))

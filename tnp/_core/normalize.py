@@ -16,7 +16,7 @@ import jax
 import numpy as np
 from numpy.exceptions import AxisError
 
-from . import casting, dtypes, write
+from . import caches, casting, dtypes, write
 from .ndarray import ndarray
 
 
@@ -148,7 +148,6 @@ def hashable(x):
     return x
 
 
-_MAX_KERNELS = 1024  # per function; the table starts afresh past this (e.g. ever-new floats)
 
 
 def _kernel_table(positional, name, n, static, dynamic):
@@ -156,7 +155,7 @@ def _kernel_table(positional, name, n, static, dynamic):
     ``jax.jit`` per tuple of static values (the static values baked in, so each call passes
     only the arrays: JAX's static-argument hashing costs more than this table's lookup).
     Unhashable static values (after lists become tuples) run the body eagerly."""
-    kernels = {}
+    kernels = caches.KernelTable()  # bounded (e.g. ever-new floats): tnp._core.caches
 
     def make(key):
         def body(*arrays):
@@ -167,8 +166,6 @@ def _kernel_table(positional, name, n, static, dynamic):
                 vals[i] = v
             return positional(*vals)
         body.__name__ = name
-        if len(kernels) >= _MAX_KERNELS:
-            kernels.clear()
         k = kernels[key] = jax.jit(body)
         return k
 

@@ -4,7 +4,14 @@ By default such a write is an error (it would leak a tracer into the caller's ar
 ``tnp_ext.jit`` pushes a capture context: the write is then recorded and the array's new value is
 returned from the compiled function and written back to the caller's array after the call.
 """
+from jax._src import core as _jcore  # the active trace (no public API for it)
+
 _captures = []
+
+
+def current_trace():
+    """The JAX trace now active (an ``EvalTrace`` when running eagerly)."""
+    return _jcore.trace_ctx.trace
 
 
 def capture_write(root):
@@ -31,5 +38,4 @@ def outside_trace():
     """A context in which new tnp arrays are concrete and belong to no trace (eager), even
     while a JAX trace is active: for state that must outlive the trace (optimizer slots,
     random keys), which tnp_ext.jit then threads through the compiled function."""
-    from jax._src import core  # no public API gives an eager context inside a trace
-    return core.eval_context()
+    return _jcore.eval_context()  # no public API gives an eager context inside a trace

@@ -19,7 +19,7 @@ import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 from jax import lax
 
-from . import dtypes, write
+from . import dtypes, probe, write
 from .ndarray import ndarray
 from .casting import numpy_cast
 from .normalize import normalize_axes, to_jax
@@ -50,12 +50,21 @@ def _cast_in(x, dt):
     return numpy_cast(jnp.asarray(x), dt)
 
 
+_BY_NUMPY = {}  # NumPy ufunc -> the tnp ufunc implementing it (each registers itself)
+
+
+def for_numpy(np_ufunc):
+    """The tnp ufunc for a NumPy ufunc object (None if there is none)."""
+    return _BY_NUMPY.get(np_ufunc)
+
+
 class ufunc:
     """A NumPy ufunc implemented on JAX. ``impl`` maps loop-dtype jax arrays to jax results."""
 
     def __init__(self, np_ufunc, impl):
         self._np = np_ufunc
         self._impl = impl
+        _BY_NUMPY[np_ufunc] = self
         self.__name__ = np_ufunc.__name__
         self.__doc__ = np_ufunc.__doc__
         self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
@@ -67,46 +76,40 @@ class ufunc:
         self._kernel = functools.lru_cache(maxsize=None)(self._kernel_uncached)
         self._fast = {}  # input dtypes -> kernel, for calls on tnp arrays without keywords
         self._method_kernel = functools.lru_cache(maxsize=None)(self._method_kernel_uncached)
-        self._replay = functools.lru_cache(maxsize=None)(self._replay_uncached)
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
 
     # ---- dtype resolution (NumPy decides; cached) ------------------------------------------
-    def _placeholders(self, keys):
-        out = []
-        for i, k in enumerate(keys):
-            if k in dtypes.WEAK_PLACEHOLDER:
-                out.append(dtypes.WEAK_PLACEHOLDER[k])
-            elif self._core is None:
-                out.append(np.empty((0,), k))
-            else:
-                out.append(np.zeros((1,) * self._core[i], k))
-        return out
+    def _specs(self, keys):
+        """Probe operands for promotion keys: weak Python scalars as themselves, arrays as
+        empty specs (the core dimensions of a gufunc as ones)."""
+        return tuple(dtypes.WEAK_PLACEHOLDER[k] if k in dtypes.WEAK_PLACEHOLDER else
+                     probe.Spec((0,) if self._core is None else (1,) * self._core[i], k)
+                     for i, k in enumerate(keys))
 
     def _resolve_uncached(self, keys, out_dtypes, dtype, signature, casting):
-        for k in keys:
-            if isinstance(k, np.dtype):
-                dtypes.check_supported(k)
-        phs = self._placeholders(keys)
+        specs = self._specs(keys)
         kwargs = {"casting": casting}
         if dtype is not None:
             kwargs["dtype"] = dtype
         if signature is not None:
             kwargs["signature"] = signature
-        with np.errstate(all="ignore"):
-            res = self._np(*phs, **kwargs)  # raises NumPy's own error for an invalid call
-            res = res if isinstance(res, tuple) else (res,)
-            if out_dtypes is not None:
-                outs = tuple(np.empty(np.shape(r), dt if dt is not None else r.dtype)
-                             for r, dt in zip(res, out_dtypes))
-                self._np(*phs, out=outs if self.nout > 1 else outs[0], **kwargs)
+        res = probe.call(self._np, *specs, **kwargs)  # NumPy's own error for an invalid call
+        res = res if self.nout > 1 else (res,)
+        if out_dtypes is not None:
+            outs = tuple(probe.Out(r.shape, dt if dt is not None else r.dtype)
+                         for r, dt in zip(res, out_dtypes))
+            probe.call(self._np, *specs, out=outs, **kwargs)
         sig = signature
         if dtype is not None and sig is None:
             sig = (None,) * self.nin + (dtype,) * self.nout
         kw = {"casting": casting} if sig is None else {"casting": casting, "signature": sig}
         loop = self._np.resolve_dtypes(tuple(keys) + (None,) * self.nout, **kw)
-        return loop[:self.nin], tuple(np.dtype(r.dtype) for r in res)
+        for k in keys:  # NumPy accepts the call; XLA must hold its dtypes
+            if isinstance(k, np.dtype):
+                dtypes.check_supported(k)
+        return loop[:self.nin], tuple(dtypes.check_supported(np.dtype(r.dtype)) for r in res)
 
     # ---- compiled kernels ----------------------------------------------------------------
     def _kernel_uncached(self, in_dtypes, out_dtypes, check):
@@ -130,7 +133,7 @@ class ufunc:
             if kernel is not None and _errcheck.modes() is None:
                 try:
                     results = kernel(*(a._value if type(a) is ndarray else a for a in args))[0]
-                except (TypeError, ValueError):  # e.g. mismatched core dims: NumPy's error
+                except (TypeError, ValueError):  # e.g. mismatched shapes: NumPy's error
                     return self._call(*args)
                 if self.nout == 1:
                     return ndarray._wrap(results[0])
@@ -169,9 +172,8 @@ class ufunc:
                 self._fast[tuple(keys)] = kernel
             try:
                 results, flags = kernel(*ops)
-            except TypeError:
-                if self._core is not None:
-                    self._core_dims_error(ops)
+            except (TypeError, ValueError):
+                self._numpy_error(ops, outs, None if where is True else np.shape(where))
                 raise
             if check is not None and not _is_tracer(flags[0]):
                 _errcheck.report(self.__name__, check, flags)
@@ -181,16 +183,26 @@ class ufunc:
             return tuple(ndarray._wrap(r) for r in results)
         wh = None if where is True else to_jax(where)
         for o, r in zip(outs, results):
+            if o is not None and not _fits(o.shape, r.shape, () if wh is None else wh.shape):
+                self._numpy_error(ops, outs, wh.shape if wh is not None else None)
+        for o, r in zip(outs, results):
             if o is not None:
                 write.assign(o, r, where=wh)
         if self.nout == 1:
             return outs[0]
         return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
 
-    def _core_dims_error(self, ops):
-        """Raise NumPy's error for mismatched gufunc core dimensions (zero-strided placeholders
-        of the operands' real shapes: no memory, and only on this failure path)."""
-        self._np(*(np.broadcast_to(np.zeros((), o.dtype), np.shape(o)) for o in ops))
+    def _numpy_error(self, ops, outs=None, where_shape=None):
+        """Raise NumPy's error for a call whose shapes do not fit (operands, gufunc core
+        dimensions, ``out=``, ``where=``): the probe on placeholders of the real shapes, only
+        on this failure path."""
+        kw = {}
+        if outs is not None:
+            kw["out"] = tuple(None if o is None else probe.Out(o.shape, o.dtype) for o in outs)
+        if where_shape is not None:
+            kw["where"] = probe.Spec(where_shape, np.bool_)
+        probe.call(self._np, *(o if type(o) in dtypes.WEAK_PLACEHOLDER else probe.Spec(
+            np.shape(o), o.dtype) for o in ops), **kw)
 
     def _python_scalars(self, ops, keys, in_dts):
         """Convert weak Python scalars to their loop dtype (NEP 50: OverflowError when an int
@@ -218,22 +230,6 @@ class ufunc:
         if self.nin != 2 or self.nout != 1:
             getattr(self._np, name)(*[np.zeros(1)] * (2 if name == "reduceat" else 1))
 
-    def _replay_uncached(self, method, ph_shape, dt, args, out_dtype):
-        """Run NumPy's method on a placeholder of ``ph_shape``/``dt``: its errors and result dtype."""
-        for d in (dt, out_dtype):
-            if d is not None:
-                dtypes.check_supported(d)
-        ph = np.zeros(ph_shape, dt)
-        kwargs = dict(args)
-        if "where" in kwargs:
-            kwargs["where"] = np.ones(ph_shape, bool)
-        with np.errstate(all="ignore"):
-            res = getattr(self._np, method)(ph, **kwargs)
-            if out_dtype is not None:
-                getattr(self._np, method)(ph, out=np.empty(np.shape(res), out_dtype), **kwargs)
-                return out_dtype, np.shape(res)
-        return np.dtype(np.asarray(res).dtype), np.shape(res)
-
     def _method_kernel_uncached(self, method, static):
         return jax.jit(functools.partial(_METHODS[method], self, static))
 
@@ -243,38 +239,51 @@ class ufunc:
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         out = _single_out(out)
-        axis_h = tuple(axis) if isinstance(axis, list) else axis
-        init_h = _scalar(initial)
-        args = (("axis", axis_h), ("dtype", dtype), ("keepdims", keepdims))
+        kw = {"axis": axis, "dtype": dtype, "keepdims": keepdims}
         if initial is not _NO_VALUE:
-            args += (("initial", init_h),)
-        if where is not True:
-            args += (("where", True),)
-        ph = tuple(0 if n == 0 else 1 for n in x.shape)
-        res_dt, _ = self._replay("reduce", ph, np.dtype(x.dtype), args,
-                                 None if out is None else out.dtype)
+            kw["initial"] = _scalar(initial)
+        return self.reduce_resolved(self._np.reduce, x, axis, out, keepdims, initial, where, kw)
+
+    def reduce_resolved(self, numpy_fn, x, axis, out, keepdims, initial, where, kw):
+        """The one reduction engine (``ufunc.reduce``, ``sum``, ``prod``, ``min``, ``max`` and
+        the nan-variants' fronts): NumPy's ``numpy_fn(x, **kw)`` on a placeholder decides the
+        result dtype and errors; the reduction runs in that dtype (the one cast converts ``x``)."""
+        probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         axes = normalize_axes(axis, x.ndim)
+        want = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
+                     if keepdims or i not in axes)
+        wh = None if where is True else to_jax(where)
+        res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
             _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:])
-        wh = None if where is True else to_jax(where)
-        kern = self._method_kernel("reduce", (axes, res_dt, keepdims, init_h,
+        init_h = _scalar(initial)
+        kern = self._method_kernel("reduce", (axes, res_dt, bool(keepdims), init_h,
                                               init_h is not _NO_VALUE and init_h is not None))
-        result = kern(x, wh)
-        return _finish(result, out)
+        return _finish(kern(x, wh), out)
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         self._binary_method("accumulate")
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
-        out = _single_out(out)
-        ph = tuple(0 if n == 0 else 1 for n in x.shape)
-        res_dt, _ = self._replay("accumulate", ph, np.dtype(x.dtype),
-                                 (("axis", axis), ("dtype", dtype)),
-                                 None if out is None else out.dtype)
-        ax = normalize_axes(axis, x.ndim)[0]
+        return self.accumulate_resolved(self._np.accumulate, x, axis, _single_out(out),
+                                        {"axis": axis, "dtype": dtype})
+
+    def accumulate_resolved(self, numpy_fn, x, axis, out, kw, include_initial=False):
+        """The one accumulation engine (``ufunc.accumulate``, ``cumsum``, ``cumprod``,
+        ``cumulative_*`` and the nan-variants' fronts); ``axis=None`` accumulates the flattened
+        array, as ``cumsum`` does."""
+        probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
+        if axis is None:
+            x, ax = x.reshape(-1), 0
+        else:
+            ax = normalize_axes(axis, x.ndim)[0]
+        want = list(x.shape)
+        want[ax] += bool(include_initial)
+        res_dt = _method_dtype(numpy_fn, x, kw, None, out, tuple(want))
         if self.__name__ == "power" and res_dt.kind in "iu":
             _check_int_power(jnp.moveaxis(x, ax, 0)[1:])
-        return _finish(self._method_kernel("accumulate", (ax, res_dt))(x), out)
+        kern = self._method_kernel("accumulate", (ax, res_dt, bool(include_initial)))
+        return _finish(kern(x), out)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Segment reductions; the indices are read on the host (a sync for device indices)."""
@@ -283,14 +292,12 @@ class ufunc:
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         out = _single_out(out)
         idx = np.asarray(indices.__array__() if isinstance(indices, ndarray) else indices)
-        dtypes.check_supported(np.dtype(x.dtype))
-        ph = np.broadcast_to(np.zeros((), x.dtype), x.shape)
-        with np.errstate(all="ignore"):  # NumPy's errors for bad indices, axis, dtype and out
-            res = self._np.reduceat(ph, idx, axis=axis, dtype=dtype)
-            res_dt = res.dtype
-            if out is not None:
-                self._np.reduceat(ph, idx, axis=axis, dtype=dtype,
-                                  out=np.empty(res.shape, out.dtype))
+        # NumPy's errors for bad indices, axis, dtype and out, on placeholders of the real shapes
+        res = probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype)
+        res_dt = dtypes.check_supported(res.dtype)
+        if out is not None:
+            probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype,
+                       out=probe.Out(res.shape, out.dtype))
         ax = normalize_axes(axis, x.ndim)[0]
         n = x.shape[ax]
         pieces = []
@@ -343,7 +350,8 @@ def _fold(uf, dt, x, mask=None, init=None):
     return carry
 
 
-def _reduce_body(uf, static, x, where):
+def reduce_body(uf, static, x, where):
+    """The reduction engine's body: ``uf.reduce`` over ``axes`` in ``dt`` (inside a kernel)."""
     axes, dt, keepdims, initial, has_initial = static
     x = _cast_in(x, dt)
     name = uf.__name__
@@ -380,20 +388,30 @@ def _reduce_body(uf, static, x, where):
 
 
 def _accumulate_body(uf, static, x):
-    ax, dt = static
+    ax, dt, include_initial = static
     x = _cast_in(x, dt)
-    if dt.kind in "biu" and (uf.__name__ in _TREE_REDUCE or uf.__name__ in (
-            "add", "multiply", "maximum", "minimum")):  # exact in any order: a parallel scan
-        return lax.associative_scan(lambda p, q: uf._impl(p, q).astype(dt), x, axis=ax)
-    xm = jnp.moveaxis(x, ax, 0)
-    if xm.shape[0] == 0:
-        return x
+    name = uf.__name__
+    if name in ("add", "multiply") and not (name == "multiply" and dt.kind == "c"):
+        # XLA's cumulative sum/product; a complex product stays sequential below, so that
+        # signed zeros come out as NumPy's (a parallel scan associates differently)
+        r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
+    elif dt.kind in "biu" and (name in _TREE_REDUCE or name in ("maximum", "minimum")):
+        r = lax.associative_scan(lambda p, q: uf._impl(p, q).astype(dt), x, axis=ax)
+    elif x.shape[ax] == 0:
+        r = x
+    else:
+        xm = jnp.moveaxis(x, ax, 0)
 
-    def step(c, v):
-        new = uf._impl(c, v).astype(dt)
-        return new, new
-    _, ys = lax.scan(step, xm[0], xm[1:])
-    return jnp.moveaxis(jnp.concatenate([xm[:1], ys]), 0, ax)
+        def step(c, v):
+            new = uf._impl(c, v).astype(dt)
+            return new, new
+        _, ys = lax.scan(step, xm[0], xm[1:])
+        r = jnp.moveaxis(jnp.concatenate([xm[:1], ys]), 0, ax)
+    if include_initial:
+        shape = list(r.shape)
+        shape[ax] = 1
+        r = jnp.concatenate([jnp.full(shape, uf.identity, dt), r], axis=ax)
+    return r
 
 
 def _fold_body(uf, static, seg):
@@ -424,7 +442,7 @@ def _at_body(uf, static, a, pos, *vals):
     return flat.reshape(a.shape)
 
 
-_METHODS = {"reduce": _reduce_body, "accumulate": _accumulate_body, "fold": _fold_body,
+_METHODS = {"reduce": reduce_body, "accumulate": _accumulate_body, "fold": _fold_body,
             "at": _at_body}
 
 
@@ -443,7 +461,10 @@ def _operands(args):
             ops.append(a)
             keys.append(t)
         else:
-            v = to_jax(a)
+            try:
+                v = to_jax(a)
+            except TypeError:  # a dtype XLA cannot hold: NumPy decides the call's error
+                v = np.asarray(a)
             ops.append(v)
             keys.append(np.dtype(v.dtype))
     return ops, keys
@@ -469,6 +490,37 @@ def _single_out(out):
     if out is not None and not isinstance(out, ndarray):
         raise TypeError("return arrays must be of ArrayType")
     return out
+
+
+def _method_dtype(numpy_fn, x, kw, where, out, want):
+    """The result dtype of a reduction or accumulation, with NumPy's errors for ``where=`` and
+    ``out=``: NumPy on placeholders of small shapes decides; where the real shapes do not fit
+    (``out`` is not exactly ``want``, ``where`` does not broadcast to ``x``), NumPy on
+    placeholders of the real shapes raises its own error."""
+    small_kw, real_kw = dict(kw), dict(kw)
+    fits = True
+    if where is not None:
+        small_kw["where"], real_kw["where"] = probe.small(where), probe.like(where)
+        try:
+            fits = np.broadcast_shapes(where.shape, x.shape) == tuple(x.shape)
+        except ValueError:
+            fits = False
+    if out is not None:
+        small_kw["out"] = probe.Out(probe.small(out).shape, out.dtype)
+        real_kw["out"] = probe.Out(out.shape, out.dtype)
+        fits = fits and tuple(out.shape) == want
+    if not fits:
+        probe.call(numpy_fn, probe.like(x), **real_kw)
+        raise ValueError("operands could not be broadcast together")
+    return dtypes.check_supported(probe.dtype_of(numpy_fn, probe.small(x), **small_kw))
+
+
+def _fits(out_shape, *shapes):
+    """Whether arrays of ``shapes`` broadcast to ``out_shape`` (a ufunc's ``out=``)."""
+    try:
+        return np.broadcast_shapes(out_shape, *shapes) == tuple(out_shape)
+    except ValueError:
+        return False
 
 
 def _finish(result, out):

@@ -5,23 +5,52 @@ A write computes the root's new buffer in one cached, jitted kernel: read the ta
 view's lens chain, apply the (optional) advanced index and ``where`` mask, put the result back
 through the chain. The root's buffer is donated when nothing else holds it, so an eager write is
 in place on the device and costs the same whatever the array size.
+
+Threads (NumPy's guarantee: writes from different threads to different elements of one array
+are all kept; a reader never fails because of a concurrent writer, it sees the old or the new
+value):
+
+- Every root has a lock: one of ``STRIPES`` re-entrant locks, picked by the root's ``id``
+  (no allocation per array; two roots share a lock only by chance, which costs waiting, never
+  correctness). A write takes it for its read-modify-write of the root's buffer: read
+  ``root._buf``, run the kernel, store the new buffer, bump ``root._version``. So a write
+  computes from the latest buffer and no other thread's write in between is lost. Writes to
+  distinct arrays take distinct (uncontended) locks. In-place operators (``a += b``) hold the
+  lock across their read and write, as NumPy's in-place loop runs without releasing the GIL.
+- Donation: inside the lock, before deciding, the writer replaces ``root._buf`` by the
+  sentinel ``BUSY`` and only then counts the buffer's references. A reader that loaded the
+  buffer before the swap holds a reference, so the count shows it and the buffer is copied,
+  not donated; a reader that comes after the swap sees ``BUSY`` and waits for the lock
+  (``buffer``), then takes the new buffer. So no buffer another thread holds is donated.
+- Readers take no lock on the fast path: ``ndarray._value`` loads ``root._buf`` and uses it
+  when it is a concrete ``jax.Array``; anything else (``BUSY``, or a tracer that another
+  thread's ``tnp_ext.jit``/optimizer trace swapped in with ``swap``) goes to ``buffer``, which
+  waits for the lock unless this thread holds it (its own trace). A view reads its root's
+  version before its buffer, so its cache is never labelled newer than its value.
+- ``tnp_ext`` swaps root buffers (tracers while tracing) and writes compiled results back only
+  through ``hold``, ``swap``, ``claim``, ``commit`` and ``unclaim`` below, under the roots' locks
+  (taken in one global order).
+
+Limit: two threads tracing ``tnp_ext.jit`` functions for the first time, each reading the
+other's written arrays, can wait for each other; run first calls (traces) from one thread.
 """
 import functools
+import math
 import sys
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax._src import core as _jcore  # the active trace (no public API for it)
+from jax._src.array import ArrayImpl  # the concrete jax.Array type (readers' fast check)
 
-from . import indexing, lenses
+from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
+from .dtypes import check_supported
 from .errors import TnpTracingError
-
-
-def current_trace():
-    """The JAX trace now active (an ``EvalTrace`` when running eagerly)."""
-    return _jcore.trace_ctx.trace
+from .ndarray import ndarray
+from .roots import BUSY, N_STRIPES, STRIPES, lock_of
+from .tracing import current_trace
 
 
 def _is_tracer(x):
@@ -56,7 +85,7 @@ def _write(chain, adv, has_where, ordered, root, dyns, adv_dyn, value, where):
     return lenses.chain_put(chain, root, dyns, v) if chain else v
 
 
-@functools.lru_cache(maxsize=None)
+@caches.kernel_cache
 def _kernel(chain, adv, has_where, donate):
     # XLA's CPU scatter applies updates in order (the last repeated index wins, as in NumPy);
     # other backends apply them in any order, so there only the last update is scattered.
@@ -65,54 +94,161 @@ def _kernel(chain, adv, has_where, donate):
     return jax.jit(fn, donate_argnums=(0,) if donate else ())
 
 
-# Reference count of a root buffer that only its owning ndarray holds, seen from inside _donatable.
-_SOLE_OWNER_REFS = None
+# ---- locks, donation, buffer swaps (see the module docstring) ------------------------------
+class hold:
+    """``with hold(roots):`` the roots' locks, taken in one global order (no deadlock)."""
+    __slots__ = ("_locks",)
+
+    def __init__(self, roots):
+        if len(roots) == 1:
+            self._locks = (lock_of(roots[0]),)
+        else:
+            self._locks = [STRIPES[i] for i in sorted({(id(r) >> 4) % N_STRIPES
+                                                        for r in roots})]
+
+    def __enter__(self):
+        for lock in self._locks:
+            lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        for lock in reversed(self._locks):
+            lock.release()
+        return False
 
 
-def _refcount(root):
-    buf = root._buf
+class swap:
+    """``with swap(roots, values):`` the roots hold ``values`` (e.g. tracers) instead of their
+    buffers, seen by this thread alone (others wait for the roots' locks); on exit the saved
+    buffers come back and each root's version moves on, so that views cached in between are
+    read afresh. Code inside may rebind ``root._buf`` (a traced write): read it before exit."""
+    __slots__ = ("_roots", "_values", "_hold", "_saved")
+
+    def __init__(self, roots, values):
+        self._roots, self._values, self._hold = roots, values, hold(roots)
+
+    def __enter__(self):
+        self._hold.__enter__()
+        roots = self._roots
+        self._saved = [(r._buf, r._version) for r in roots]
+        for r, v in zip(roots, self._values):
+            r._buf = v
+            r._version += 1
+        return self
+
+    def __exit__(self, *exc):
+        try:
+            for r, (b, ver) in zip(self._roots, self._saved):
+                r._buf, r._version = b, ver + 2
+        finally:
+            self._hold.__exit__()
+        return False
+
+
+def _refs(buf):
     return sys.getrefcount(buf)
 
 
-def _donatable(root):
-    return (not root._exported and not _is_tracer(root._buf)
-            and isinstance(current_trace(), _jcore.EvalTrace)
-            and _refcount(root) <= _SOLE_OWNER_REFS)
+def _claim(root):
+    """Under the root's lock: its buffer, and whether a write may donate it. A buffer that might
+    be donated is first taken out of the root (``BUSY``), then its references are counted: a
+    reader that took it before holds one (no donation); one that comes after waits."""
+    buf = root._buf
+    if type(buf) is not ArrayImpl or root._exported or not isinstance(current_trace(),
+                                                                       _jcore.EvalTrace):
+        return buf, False
+    root._buf = BUSY
+    return buf, _refs(buf) <= _SOLE_OWNER_REFS
 
 
 def _calibrate():
-    """How many references a buffer held by its root alone shows through _refcount."""
+    """How many references a buffer taken out of its root alone shows in _claim."""
     global _SOLE_OWNER_REFS
 
     class _Probe:
         __slots__ = ("_buf",)
     p = _Probe()
     p._buf = object()  # any object counts the same; no device work at import
-    _SOLE_OWNER_REFS = _refcount(p)
+
+    def claim(root):  # _claim's steps on the probe
+        buf = root._buf
+        root._buf = None
+        return buf, _refs(buf)
+    _SOLE_OWNER_REFS = claim(p)[1]
 
 
-def host_value(value, dtype):
-    """A value to write, as what JAX takes; Python scalars convert exactly as NumPy's setitem does."""
-    from .ndarray import ndarray
+def claim(roots, candidates):
+    """For ``tnp_ext``, holding the roots (``hold``): the roots' buffers, and the indices among
+    ``candidates`` whose buffers may be donated to a computation that writes them. Those roots
+    read as busy until ``commit`` gives them their new buffer (or ``unclaim``, on failure)."""
+    taken = {}
+    for i in candidates:
+        b, ok = _claim(roots[i])
+        if ok:
+            taken[i] = b
+        elif roots[i]._buf is BUSY:
+            roots[i]._buf = b
+    b = None
+    bufs = [taken[i] if i in taken else r._buf for i, r in enumerate(roots)]
+    return bufs, tuple(taken)
+
+
+def unclaim(roots, bufs, donate):
+    """Put back the buffers ``claim`` took (the computation failed)."""
+    for i in donate:
+        if roots[i]._buf is BUSY:
+            roots[i]._buf = bufs[i]
+
+
+def commit(root, buf):
+    """For ``tnp_ext``, holding the root: its new buffer (a computation's write-back)."""
+    root._buf = buf
+    root._version += 1
+    root._exported = False
+
+
+def _ndmax_supported():
+    try:
+        np.array(0, ndmax=0)
+        return True
+    except TypeError:  # a NumPy without ``ndmax`` (before 2.4)
+        return False
+
+
+_NDMAX = _ndmax_supported()
+_PY_SCALARS = (bool, int, float, complex, str, bytes, np.generic)
+
+
+def host_value(value, dtype, ndmax=None, element=False):
+    """A value to write into an array of ``dtype``, as what JAX takes. This is the one
+    conversion of Python values written into arrays: NumPy's own (its OverflowError for an int
+    out of range, ValueError for NaN to int or a ragged list, TypeError ...).
+
+    ``ndmax``: the target's ndim when it is reached by basic indexing (NumPy refuses deeper
+    nested lists); ``element``: the target is one element picked by integers (NumPy converts
+    the value as one scalar, so a list is a TypeError)."""
     if isinstance(value, ndarray):
         return value._value
     if isinstance(value, jax.Array):
         return value
-    if isinstance(value, (bool, int, float, complex, str, bytes, np.generic)):
+    if isinstance(value, _PY_SCALARS) or (element and not isinstance(value, np.ndarray)):
         tmp = np.empty((), dtype)
         tmp[()] = value  # NumPy's own conversion: OverflowError, NaN-to-int ValueError, ...
         return tmp
-    arr = np.asarray(value)
+    if not isinstance(value, np.ndarray):  # lists, tuples, objects: NumPy's setitem conversion
+        if ndmax is not None and _NDMAX:
+            return np.array(value, dtype=dtype, ndmax=ndmax)
+        return np.array(value, dtype=dtype)
+    arr = value
     if arr.dtype.kind in "USO":  # strings, objects: NumPy converts them into the target dtype
         tmp = np.empty(arr.shape, dtype)
         tmp[...] = arr
         return tmp
-    from .dtypes import check_supported
     check_supported(arr.dtype)
     return arr
 
 
-@functools.lru_cache(maxsize=None)
+@caches.kernel_cache
 def _cycle_kernel(n):
     return jax.jit(lambda v: jnp.resize(jnp.ravel(v), n))
 
@@ -143,8 +279,36 @@ def check_broadcast(value_shape, target_shape):
             return vs
     except ValueError:
         pass
-    raise ValueError(f"could not broadcast input array from shape {tuple(value_shape)} "
-                     f"into shape {tuple(target_shape)}")
+    raise ValueError(f"could not broadcast input array from shape {shape_str(value_shape)} "
+                     f"into shape {shape_str(target_shape)}")
+
+
+def shape_str(shape):
+    """A shape as NumPy's messages print it: ``(3,4)``, ``(2,)``, ``()``."""
+    shape = tuple(shape)
+    return "(" + ",".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def check_where(where_shape, target_shape):
+    """NumPy's check that a ``where=`` mask broadcasts to the target (its message)."""
+    try:
+        if np.broadcast_shapes(where_shape, target_shape) == tuple(target_shape):
+            return
+    except ValueError:
+        pass
+    raise ValueError(f"could not broadcast where mask from shape {shape_str(where_shape)} "
+                     f"into shape {shape_str(target_shape)}")
+
+
+def _full_mask_ndim(index):
+    """The ndim of ``index`` when it is one boolean array (else None)."""
+    if isinstance(index, (ndarray, jax.Array, np.ndarray)) and index.dtype == np.bool_:
+        return len(index.shape)
+    return None
+
+
+def _ndim(value):
+    return len(value._shape) if isinstance(value, ndarray) else np.ndim(value)
 
 
 _BASIC_INDEX_TYPES = frozenset({slice, int, tuple, type(None), type(Ellipsis)})
@@ -155,7 +319,6 @@ def _whole_mask(target, index, value):
     shape on the device (``where`` semantics, no sync); otherwise None."""
     if type(index) in _BASIC_INDEX_TYPES:
         return None
-    from .ndarray import ndarray
     if isinstance(index, ndarray):
         index = index._value
     if not (isinstance(index, jax.Array) and index.dtype == np.bool_
@@ -170,7 +333,6 @@ def _whole_mask(target, index, value):
 def _is_view_of(value, root, chain, dyns):
     """Whether ``value`` is the view of ``root`` through ``chain`` (lenses and their dynamic
     operands, which are Python ints)."""
-    from .ndarray import ndarray
     return isinstance(value, ndarray) and value._root is root and value._chain() == (chain, dyns)
 
 
@@ -186,44 +348,58 @@ def assign(target, value, index=None, where=None):
     chain, dyns = target._chain()
     adv = adv_dyn = None
     shape = target._shape
+    element = False
     if index is not None:
         plan = indexing.parse(shape, index)
         if isinstance(plan, indexing.BasicPlan):
             chain, dyns = chain + (plan.lens,), dyns + (plan.dyn,)
+            element = plan.scalar
         else:
             adv, adv_dyn = plan.struct, plan.dyn
+            if len(target._shape) == _full_mask_ndim(index) and _ndim(value) > 1:
+                raise TypeError(  # NumPy's rule for a mask over every axis (a 1-d selection)
+                    "NumPy boolean array indexing assignment requires a 0 or 1-dimensional "
+                    f"input, input has {_ndim(value)} dimensions")
         shape = plan.shape
     if adv is None and where is None and _is_view_of(value, root, chain, dyns):
         return  # ``a[i] = a[i]``, the last step of ``a[i] += x``: the data is there already
-    v = host_value(value, target._dtype)
+    v = host_value(value, target._dtype, None if adv is not None else len(shape), element)
     v_shape = np.shape(v)
+    if element and v_shape and math.prod(v_shape) != 1:
+        raise ValueError("setting an array element with a sequence.")
     vshape = check_broadcast(v_shape, shape)
     if vshape != v_shape:
         v = v.reshape(vshape)
     wh = None
     if where is not None:
         wh = where
-        np.broadcast_shapes(np.shape(wh), shape)
+        check_where(np.shape(wh), shape)
     trace = current_trace()
     if root._trace is not trace and not isinstance(trace, _jcore.EvalTrace):
-        from . import tracing
         if not tracing.capture_write(root):
             raise TnpTracingError(
                 "a write under a JAX trace (jit/vmap/grad) to a tnp array created outside the "
                 "traced function would leak a tracer or run only once at trace time; create the "
                 "array inside the function (or pass it in and return it), or use tnp_ext.jit, "
                 "which writes such updates back to the caller's arrays")
-    kernel = _kernel(chain, adv, wh is not None, _donatable(root))
-    root._buf = kernel(root._buf, dyns, adv_dyn, v, wh)
-    root._version += 1
+    with lock_of(root):
+        buf, donate = _claim(root)
+        try:
+            new = _kernel(chain, adv, wh is not None, donate)(buf, dyns, adv_dyn, v, wh)
+        except BaseException:
+            root._buf = buf
+            raise
+        root._buf = new
+        root._version += 1
     return target
 
 
 def replace_root(root, new_buf):
     """Rebind a root's whole buffer (shape may change: ``resize``)."""
-    root._buf = new_buf
-    root._shape = tuple(new_buf.shape)
-    root._version += 1
+    with lock_of(root):
+        root._buf = new_buf
+        root._shape = tuple(new_buf.shape)
+        root._version += 1
 
 
 _calibrate()

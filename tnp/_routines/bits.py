@@ -5,6 +5,7 @@ import operator
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import probe
 from .._core.normalize import ArrayLike, normalize, normalize_axis
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -46,14 +47,10 @@ def _unpack_kernel(a: ArrayLike, axis, count, bitorder):
     return jnp.moveaxis(bits, -1, axis)
 
 
-def _empty_like_ndim(a):
-    return np.empty((0,) * a.ndim, a.dtype)
-
-
 @np_doc(np.packbits)
 def packbits(a, /, axis=None, bitorder="big"):
     a = asarray(a)
-    np.packbits(_empty_like_ndim(a), axis=axis, bitorder=bitorder)
+    probe.call(np.packbits, probe.Spec((0,) * a.ndim, a.dtype), axis=axis, bitorder=bitorder)
     a, ax = _prepare(a, axis)
     return _pack_kernel(a, ax, bitorder[0].lower())
 
@@ -61,7 +58,7 @@ def packbits(a, /, axis=None, bitorder="big"):
 @np_doc(np.unpackbits)
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     a = asarray(a)
-    np.unpackbits(_empty_like_ndim(a), axis=axis, bitorder=bitorder)
+    probe.call(np.unpackbits, probe.Spec((0,) * a.ndim, a.dtype), axis=axis, bitorder=bitorder)
     a, ax = _prepare(a, axis)
     n = a.shape[ax] * 8
     if count is None:

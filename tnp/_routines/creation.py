@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import devices, dtypes
+from .._core import devices, dtypes, probe
 from .._core.casting import cast
 from .._core.devices import place
 from .._core.ndarray import ndarray
@@ -44,6 +44,8 @@ def check_size(n, dtype):
 
 @np_doc(np.array)
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
+    if order != "K" and order is not None:
+        _check_order(order, np.array, 0)
     dtype = None if dtype is None else dtypes.canonical(dtype)
     if copy is not True and isinstance(object, ndarray) and (
             dtype is None or dtype == object.dtype):
@@ -62,7 +64,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
 
 @np_doc(np.asarray)
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    return place(array(a, dtype, copy=copy), device)
+    return place(array(a, dtype, copy=copy, order=order), device)
 
 
 @np_doc(np.asanyarray)
@@ -82,6 +84,8 @@ def asfortranarray(a, dtype=None, *, like=None):
 
 @np_doc(np.copy)
 def copy(a, order="K", subok=False):
+    if order != "K":
+        _check_order(order, np.copy, probe.Spec((0,), np.int8))
     return array(a, copy=True)
 
 
@@ -101,23 +105,53 @@ _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype)
                        static_argnums=(1, 2))
 
 
+def _check_order(order, fn=np.empty, *args):
+    """NumPy's ValueError/TypeError for an ``order`` it rejects (``fn`` probed on a 0-size
+    placeholder; by default NumPy's rule for creation from a shape)."""
+    if order != "C":
+        probe.call(fn, *(args or (0,)), order=order)
+
+
+def _out_of_memory(shape, dtype):
+    """NumPy's MemoryError (its ``_ArrayMemoryError`` where NumPy has it) for an allocation of
+    ``shape`` and ``dtype`` that the device refused."""
+    try:
+        from numpy._core._exceptions import _ArrayMemoryError
+        return _ArrayMemoryError(tuple(shape), np.dtype(dtype))
+    except Exception:  # noqa: BLE001 - NumPy's private class moved: the public one
+        return MemoryError(f"Unable to allocate an array with shape {tuple(shape)} and data "
+                           f"type {np.dtype(dtype)}")
+
+
+def _fill(value, shape, dtype):
+    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError."""
+    try:
+        return ndarray._wrap(_fill_kernel(value, shape, dtype.char))._as_array()
+    except jax.errors.JaxRuntimeError as e:
+        if "RESOURCE_EXHAUSTED" in str(e):
+            raise _out_of_memory(shape, dtype) from None
+        raise
+
+
 def _filled(shape, value, dtype):
-    return ndarray._wrap(_fill_kernel(value, _check_shape(shape, dtype),
-                                      dtype.char))._as_array()
+    return _fill(value, _check_shape(shape, dtype), dtype)
 
 
 @np_doc(np.zeros)
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    _check_order(order)
     return place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)), device)
 
 
 @np_doc(np.ones)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    _check_order(order)
     return place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)), device)
 
 
 @np_doc(np.empty, notes="The contents are zeros (XLA has no uninitialised memory).")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    _check_order(order)
     return place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)), device)
 
 
@@ -137,8 +171,8 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
             else fill_value.dtype
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape, dtype)
-    return place(ndarray._wrap(_fill_kernel(_fill_value(fill_value, dtype), shape,
-                                            dtype.char))._as_array(), device)
+    _check_order(order)
+    return place(_fill(_fill_value(fill_value, dtype), shape, dtype), device)
 
 
 def _like_shape_dtype(a, dtype, shape):
@@ -211,7 +245,8 @@ def _arange_length(start, stop, step):
         raise ValueError("arange: cannot compute length")
     if any(math.isinf(p) for p in parts):
         raise ValueError("Maximum allowed size exceeded")
-    if parts[0] == 0 and stop != start:  # NumPy: a quotient that underflowed to 0 is 1 step
+    if len(parts) == 1 and parts[0] == 0 and stop != start:
+        # NumPy (real quotients only): a quotient that underflowed to 0 is 1 step
         return 0 if math.copysign(1, parts[0]) < 0 else 1
     return max(0, min(math.ceil(p) for p in parts))
 

@@ -1,6 +1,7 @@
 """NumPy's dtype routines, taking tnp arrays (by their dtype) and weak Python scalars."""
 import numpy as np
 
+from .._core import probe
 from .._core.np_doc import np_doc
 
 __all__ = ["result_type", "promote_types", "can_cast", "min_scalar_type", "issubdtype",
@@ -10,8 +11,10 @@ dtype = np.dtype
 
 
 def _dtype_or_value(x):
-    """A tnp/JAX array stands for its dtype (NumPy 2 promotion is value-independent)."""
-    if hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, (np.ndarray, np.generic)):
+    """A tnp/JAX array stands for its dtype (NumPy 2 promotion is value-independent); a scalar
+    type (``np.float64``) is a dtype-like as it is (its ``dtype`` attribute is a descriptor)."""
+    if (hasattr(x, "dtype") and hasattr(x, "shape") and not isinstance(x, type)
+            and not isinstance(x, (np.ndarray, np.generic))):
         return np.dtype(x.dtype)
     return x
 
@@ -49,8 +52,8 @@ def isdtype(dtype, kind):
 
 @np_doc(np.common_type)
 def common_type(*arrays):
-    return np.common_type(*(np.empty(0, _dtype_or_value(a)) if hasattr(a, "_value") else a
-                            for a in arrays))
+    return probe.call(np.common_type, *(probe.Spec((0,), _dtype_or_value(a))
+                                        if hasattr(a, "_value") else a for a in arrays))
 
 
 finfo = np.finfo

@@ -10,12 +10,12 @@ monotonicity check read a few scalars from the device (sync points).
 """
 import builtins
 import operator
-import warnings
 from typing import Optional
 
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import probe
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -62,10 +62,8 @@ def _density(n: ArrayLike, edges: ArrayLike):
 
 
 def _hist_dtype(a_dt, w_dt):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        w = None if w_dt is None else np.ones(1, w_dt)
-        return np.histogram(np.zeros(1, a_dt), 1, weights=w)[0].dtype
+    w = None if w_dt is None else probe.Spec((1,), w_dt)
+    return probe.call(np.histogram, probe.Spec((1,), a_dt), 1, weights=w)[0].dtype
 
 
 @np_doc(np.histogram_bin_edges)
@@ -200,11 +198,9 @@ def bincount(x, /, weights=None, minlength=0):
     x = asarray(x)
     w = None if weights is None else asarray(weights)
     n = x.shape[0] if x.ndim == 1 else 1
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ph_w = None if w is None else np.zeros((min(n, 2),) + w.shape[1:], w.dtype)
-        dt = np.bincount(np.zeros((min(n, 2),) + x.shape[1:], x.dtype), ph_w,
-                         minlength=minlength).dtype
+    ph_w = None if w is None else probe.Spec((min(n, 2),) + w.shape[1:], w.dtype)
+    dt = probe.dtype_of(np.bincount, probe.Spec((min(n, 2),) + x.shape[1:], x.dtype), ph_w,
+                        minlength=minlength)
     if w is not None and w.shape != x.shape:
         raise ValueError("The weights and list don't have the same length.")
     mm = np.asarray(_minmax(x))

@@ -18,7 +18,7 @@ import numpy as np
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
 from .._core.np_doc import np_doc
-from .._core import syncs
+from .._core import probe, syncs
 from .creation import arange, array, asarray, ones
 from .joining import concatenate
 from .ranges import linspace
@@ -107,11 +107,6 @@ def mask_indices(n, mask_func, k=0):
     return nonzero(a != 0)
 
 
-def _placeholder(x):
-    """An empty NumPy array of the tnp array ``x``'s dtype (for NumPy's argument checks)."""
-    return np.empty((0,), x.dtype)
-
-
 def _strides(dims, order):
     strides, step = [], 1
     for d in (reversed(dims) if order == "C" else dims):
@@ -151,7 +146,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     dims = (operator.index(dims),) if not isinstance(dims, (tuple, list)) and np.ndim(dims) == 0 \
         else tuple(operator.index(d) for d in dims)
     np.broadcast_shapes(*(i.shape for i in idx))
-    np.ravel_multi_index(tuple(_placeholder(i) for i in idx), dims, mode=mode, order=order)
+    probe.call(np.ravel_multi_index, tuple(probe.Spec((0,), i.dtype) for i in idx), dims,
+               mode=mode, order=order)
     modes = tuple(mode) if isinstance(mode, (tuple, list)) else (mode,) * len(dims)
     modes = tuple(_MODES.get(m, m) for m in modes)
     out, bad = _ravel_kernel(idx, dims, modes, _order(order))
@@ -177,7 +173,7 @@ def _unravel_kernel(indices: ArrayLike, dims, order):
 @np_doc(np.unravel_index, notes="Sync point: the bounds check is read from the device.")
 def unravel_index(indices, shape, order="C"):
     indices = asarray(indices)
-    np.unravel_index(_placeholder(indices), shape, order=order)
+    probe.call(np.unravel_index, probe.Spec((0,), indices.dtype), shape, order=order)
     dims = (operator.index(shape),) if np.ndim(shape) == 0 else tuple(
         operator.index(d) for d in shape)
     out, bad = _unravel_kernel(indices, dims, _order(order))

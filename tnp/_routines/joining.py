@@ -16,13 +16,13 @@ import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib._arraypad_impl import _as_pairs
 
-from .._core import dtypes, write
+from .._core import dtypes, probe, write
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
                                normalize_axis, to_jax)
 from .._core.np_doc import np_doc
 from .._core import syncs
-from .creation import asarray, zeros
+from .creation import asarray, check_size, zeros
 from .searching import concrete
 from .views import expand_dims, moveaxis, reshape, transpose
 
@@ -51,6 +51,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
+    if out is not None and not isinstance(out, (ndarray, np.ndarray)):
+        raise TypeError("'out' must be an array")
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
@@ -62,16 +64,17 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 
     def ph_shape(shape):
         return tuple(0 if i == ax else n for i, n in enumerate(shape))
-    # NumPy's checks (ndim, shapes, dtype, casting) on zero-size placeholders
-    ph = [np.empty(ph_shape(a.shape), a.dtype) for a in arrays]
-    dt = np.concatenate(ph, axis=axis, dtype=dtype, casting=casting).dtype
+    # NumPy's checks (ndim, shapes, dtype, casting), cached, on placeholders whose joined axis has
+    # length 0: the same errors (the joined axis's length is in none of them), no big result
+    ph = tuple(probe.Spec(ph_shape(a.shape), a.dtype) for a in arrays)
+    dt = probe.dtype_of(np.concatenate, ph, axis=axis, dtype=dtype, casting=casting)
     if out is not None:
         shape = list(arrays[0].shape)
         shape[ax] = builtins.sum(a.shape[ax] for a in arrays)
         if tuple(shape) != out.shape:
             raise ValueError("Output array is the wrong shape")
-        np.concatenate(ph, axis=axis, out=np.empty(ph_shape(out.shape), out.dtype),
-                       casting=casting)
+        probe.call(np.concatenate, ph, axis=axis, out=probe.Out(ph_shape(out.shape), out.dtype),
+                   casting=casting)
         write.assign(out, _concat_kernel(arrays, ax, dt))
         return out
     return _concat_kernel(arrays, ax, dtypes.canonical(dt))
@@ -152,10 +155,29 @@ def _leaves(x):
     return [l for e in x for l in _leaves(e)] if isinstance(x, list) else [x]
 
 
-@np_doc(np.block, notes="Checked by NumPy on a bool placeholder of the result's shape.")
+_TUPLE = object()  # a tuple in block's arguments, for the probe (which makes lists tuples)
+
+
+def _block_specs(x):
+    if isinstance(x, list):
+        return [_block_specs(e) for e in x]
+    return _TUPLE if isinstance(x, tuple) else probe.Spec(x.shape, bool)
+
+
+def _block_arg(x):
+    if x is _TUPLE:
+        return ()  # NumPy's message for a tuple does not depend on its contents
+    return [_block_arg(e) for e in x] if type(x) is tuple else x
+
+
+def _np_block(arrays):
+    return np.block(_block_arg(arrays))
+
+
+@np_doc(np.block, notes="Checked by NumPy on bool placeholders (cached by shapes).")
 def block(arrays):
     arrays = _map_leaves(arrays, asarray)
-    np.block(_map_leaves(arrays, lambda a: np.broadcast_to(np.zeros((), bool), a.shape)))
+    probe.call(_np_block, _block_specs(arrays))  # builds a bool result once per shapes
     leaves = _leaves(arrays)
     depth = _list_depth(arrays)
     ndim = builtins.max([depth] + [a.ndim for a in leaves])
@@ -184,7 +206,9 @@ def tile(A, reps):
     a = asarray(A)
     a = reshape(a, (1,) * (len(tup) - a.ndim) + a.shape)
     if builtins.any(t < 0 for t in tup):
-        np.tile(np.zeros((1,) * a.ndim, np.int8), tup)
+        probe.call(np.tile, probe.unit(a, np.int8), tup)
+    reps = (1,) * (a.ndim - len(tup)) + tup
+    check_size(math.prod(n * r for n, r in zip(a.shape, reps)), a.dtype)  # NumPy's "too big"
     return _tile_kernel(a, (1,) * (a.ndim - len(tup)) + tup)
 
 
@@ -202,7 +226,8 @@ def repeat(a, repeats, axis=None):
         a, axis = a.ravel(), 0
     else:
         axis = normalize_axis(operator.index(axis), a.ndim)
-    total = np.repeat(np.zeros(a.shape[axis], np.int8), repeats).shape[0]
+    # the length NumPy's repeat gives (and its errors); an array of repeats runs uncached
+    total = probe.call(np.repeat, probe.Spec((a.shape[axis],), np.int8), repeats).shape[0]
     reps = np.asarray(repeats)
     if reps.size == 1:
         return _repeat_kernel(a, None, int(reps.reshape(())), axis, total)
@@ -242,7 +267,7 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 mode(view[ind], pw[axis], axis, kwargs)
         return padded
     # NumPy's own checks of the mode and its keywords, on a 1-element placeholder
-    np.pad(np.zeros((1,) * a.ndim, a.dtype), 0, mode=mode, **kwargs)
+    probe.call(np.pad, probe.unit(a), 0, mode=mode, **kwargs)
     if a.size == 0 and mode not in ("constant", "empty"):
         for axis, width in enumerate(pw):
             if a.shape[axis] == 0 and builtins.any(width):

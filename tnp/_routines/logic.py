@@ -4,12 +4,11 @@ Sync points: ``allclose``, ``array_equal``, ``array_equiv`` return Python bools 
 and ``real_if_close`` decides its result dtype from the data.
 """
 import builtins
-import functools
 
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import dtypes, write
+from .._core import dtypes, probe, write
 from .._core.normalize import ArrayLike, ArrayOrScalar, normalize, normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -49,18 +48,15 @@ def any(a, axis=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     return _reduce(jnp.any, a, axis, out, keepdims, where)
 
 
-def _key(x):
-    return type(x) if type(x) in dtypes.WEAK_PLACEHOLDER else asarray(x).dtype
+def _operand(x):
+    """A Python scalar as its weak placeholder, anything else as an empty array spec."""
+    t = type(x)
+    return dtypes.WEAK_PLACEHOLDER[t] if t in dtypes.WEAK_PLACEHOLDER else probe.Spec(
+        (0,), asarray(x).dtype)
 
 
-def _ph(k):
-    return dtypes.WEAK_PLACEHOLDER[k] if k in dtypes.WEAK_PLACEHOLDER else np.empty(0, k)
-
-
-@functools.lru_cache(maxsize=None)
-def _isclose_dtypes(xk, yk, ak, rk):
-    """The dtypes NumPy's isclose computes in: NumPy's own expression on placeholders."""
-    x, y, atol, rtol = _ph(xk), _ph(yk), _ph(ak), _ph(rk)
+def _isclose_dtypes(x, y, atol, rtol):
+    """The dtypes NumPy's isclose computes in: NumPy's own expression, run by the probe."""
     if isinstance(y, np.ndarray):
         y = y.astype(np.result_type(y, 1.0))
     elif isinstance(y, int):
@@ -85,7 +81,7 @@ def _isclose_kernel(x: ArrayOrScalar, y: ArrayOrScalar, atol: ArrayOrScalar,
 
 @np_doc(np.isclose)
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
-    dts = _isclose_dtypes(_key(a), _key(b), _key(atol), _key(rtol))
+    dts = probe.call(_isclose_dtypes, _operand(a), _operand(b), _operand(atol), _operand(rtol))
     np.broadcast_shapes(*(getattr(v, "shape", None) or np.shape(v) for v in (a, b, atol, rtol)))
     return _isclose_kernel(a, b, atol, rtol, builtins.bool(equal_nan), dts)
 

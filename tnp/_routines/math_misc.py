@@ -1,7 +1,7 @@
 """Mathematical routines beyond the ufuncs: convolve, correlate, interp, gradient, diff, ediff1d,
 trapezoid, clip, round/around, fix, nan_to_num, unwrap, sinc, i0, angle, real, imag.
 
-Result dtypes and argument errors come from NumPy run on placeholders (``numpy_probe``); the
+Result dtypes and argument errors come from NumPy run on placeholders (``tnp._core.probe``); the
 arithmetic follows NumPy's own formulas, step by step in the same dtypes.
 """
 import builtins
@@ -12,13 +12,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import write
+from .._core import probe, write
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
                                normalize_axis, operator_index, to_jax)
 from .._core.np_doc import np_doc
 from .creation import asarray
-from .products import HIGHEST, Spec, compute_dtype, finish, numpy_probe, spec
+from .products import HIGHEST, compute_dtype, finish
 
 __all__ = ["convolve", "correlate", "interp", "gradient", "diff", "ediff1d", "trapezoid", "clip",
            "round", "around", "fix", "nan_to_num", "unwrap", "sinc", "i0", "angle", "real",
@@ -27,18 +27,14 @@ __all__ = ["convolve", "correlate", "interp", "gradient", "diff", "ediff1d", "tr
 _NoValue = np._NoValue
 
 
-def _unit(x):
-    return Spec(((1,) * x.ndim, x.dtype))
-
-
 _MODES = ("valid", "same", "full")  # NumPy's names for its integer modes 0, 1, 2
 
 
 def _correlate(a, v, mode, convolve):
     np_fn = np.convolve if convolve else np.correlate
-    dt = numpy_probe(np_fn, Spec(((1,), a.dtype)), Spec(((1,), v.dtype)), mode)[1]
+    dt = probe.dtype_of(np_fn, probe.Spec((1,), a.dtype), probe.Spec((1,), v.dtype), mode)
     if a.ndim != 1 or v.ndim != 1 or a.size == 0 or v.size == 0:
-        numpy_probe(np_fn, spec(a), spec(v), mode)
+        probe.call(np_fn, probe.like(a), probe.like(v), mode)
     mode = mode if isinstance(mode, str) else _MODES[operator_index(mode)]
     ct = compute_dtype(dt)
     a, v = a.reshape(-1).astype(ct), v.reshape(-1).astype(ct)
@@ -91,9 +87,10 @@ def correlate(a: ArrayLike, v: ArrayLike, mode="valid"):
 @np_doc(np.interp)
 @normalize
 def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left=None, right=None, period=None):
-    dt = numpy_probe(np.interp, _unit(x), Spec(((2,), xp.dtype)), Spec(((2,), fp.dtype)),
-                     left, right, period)[1]
-    numpy_probe(np.interp, Spec(((1,), x.dtype)), spec(xp), spec(fp), left, right, period)
+    dt = probe.dtype_of(np.interp, probe.unit(x), probe.Spec((2,), xp.dtype),
+                        probe.Spec((2,), fp.dtype), left, right, period)
+    probe.call(np.interp, probe.Spec((1,), x.dtype), probe.like(xp), probe.like(fp), left, right,
+               period)
     x, xp = x.astype(np.float64), xp.astype(np.float64)
     fp = fp.astype(dt)
     if period is not None:
@@ -250,7 +247,7 @@ def _diff(a: ArrayLike, n, axis, prepend: typing.Optional[ArrayLike],
         dt = np.result_type(*[p.dtype for p in [a] + parts])
         seq = ([parts[0]] if prepend is not None else []) + [a] + (
             [parts[-1]] if append is not None else [])
-        numpy_probe(np.concatenate, tuple(spec(s) for s in seq), axis)
+        probe.call(np.concatenate, tuple(probe.like(s) for s in seq), axis)
         a = jnp.concatenate([s.astype(dt) for s in seq], axis=axis)
     m = a.shape[axis]
     for _ in range(n):
@@ -275,9 +272,9 @@ def diff(a, n=1, axis=-1, prepend=_NoValue, append=_NoValue):
 @normalize
 def ediff1d(ary: ArrayLike, to_end: typing.Optional[ArrayLike] = None,
             to_begin: typing.Optional[ArrayLike] = None):
-    numpy_probe(np.ediff1d, Spec(((2,), ary.dtype)),
-                None if to_end is None else spec(to_end),
-                None if to_begin is None else spec(to_begin))
+    probe.call(np.ediff1d, probe.Spec((2,), ary.dtype),
+               None if to_end is None else probe.like(to_end),
+               None if to_begin is None else probe.like(to_begin))
     a = ary.ravel()
     d = (a[1:] - a[:-1]).astype(ary.dtype)
     parts = [p.ravel().astype(ary.dtype) for p in (to_begin,) if p is not None]
@@ -288,7 +285,8 @@ def ediff1d(ary: ArrayLike, to_end: typing.Optional[ArrayLike] = None,
 @np_doc(np.trapezoid)
 @normalize
 def trapezoid(y: ArrayLike, x: typing.Optional[ArrayLike] = None, dx=1.0, axis=-1):
-    shape, dt = numpy_probe(np.trapezoid, spec(y), None if x is None else spec(x), dx, axis)
+    shape, dt = probe.call(np.trapezoid, probe.like(y), None if x is None else probe.like(x), dx,
+                           axis)
     axis = normalize_axis(axis, y.ndim)
     m = y.shape[axis]
     hi = jnp.take(y, jnp.arange(1, m), axis=axis)
@@ -312,12 +310,12 @@ def trapezoid(y: ArrayLike, x: typing.Optional[ArrayLike] = None, dx=1.0, axis=-
 def _bound_spec(v):
     if v is None or type(v) in (bool, int, float, complex):
         return v
-    return spec(to_jax(v))
+    return probe.like(to_jax(v))
 
 
 def _unit_bound(v):
     b = _bound_spec(v)
-    return Spec(((1,) * len(b[0]), b[1])) if isinstance(b, Spec) else b
+    return probe.unit(b) if isinstance(b, probe.Spec) else b
 
 
 @normalize
@@ -341,6 +339,13 @@ def _clip(a: ArrayLike, lo: typing.Optional[ArrayOrScalar], hi: typing.Optional[
     return r
 
 
+def _check_out_type(func, out, *args):
+    """NumPy's TypeError for an ``out`` that is no array, from ``func`` on a placeholder."""
+    if out is not None and not isinstance(out, (ndarray, np.ndarray)):
+        func(np.zeros(1), *args, out=out)
+        raise TypeError("output must be an array")
+
+
 @np_doc(np.clip)
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue, **kwargs):
     if min is not _NoValue and a_min is not _NoValue:
@@ -354,10 +359,11 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     if bad:
         raise TypeError(f"tnp.clip: keyword {sorted(bad)[0]!r} is not supported")
     kw = {k: np.dtype(v) if k == "dtype" else v for k, v in kwargs.items()}
-    shape, dt = numpy_probe(np.clip, spec(x), _bound_spec(lo), _bound_spec(hi), **kw)
+    _check_out_type(np.clip, out, 0, 1)
+    shape, dt = probe.call(np.clip, probe.like(x), _bound_spec(lo), _bound_spec(hi), **kw)
     if out is not None:
-        numpy_probe(np.clip, _unit(x), _unit_bound(lo), _unit_bound(hi),
-                    out=Spec(((1,) * out.ndim, out.dtype)), **kw)
+        probe.call(np.clip, probe.unit(x), _unit_bound(lo), _unit_bound(hi),
+                   out=probe.Out((1,) * out.ndim, out.dtype), **kw)
     if dt.kind in "iu":  # NumPy 2 clips by out-of-range Python ints as by the dtype's limits
         info = np.iinfo(dt)
         lo, hi = (builtins.min(builtins.max(b, int(info.min)), int(info.max))
@@ -395,8 +401,9 @@ def _round_real(a, f, decimals, dt):
 def round(a, decimals=0, out=None):
     x = asarray(a)
     decimals = operator_index(decimals)
-    dt = numpy_probe(np.round, _unit(x), decimals,
-                     None if out is None else Spec(((1,) * out.ndim, out.dtype)))[1]
+    _check_out_type(np.round, out)
+    dt = probe.dtype_of(np.round, probe.unit(x), decimals,
+                        None if out is None else probe.Out((1,) * out.ndim, out.dtype))
     r = _round(x, np.float64(10.0 ** abs(decimals)), decimals,
                dt if out is None else np.dtype(x.dtype) if x.dtype.kind != "b" else dt)
     if out is None:
@@ -413,7 +420,7 @@ def around(a, decimals=0, out=None):
 @np_doc(np.fix)
 @normalize
 def fix(x: ArrayLike, out: OutArray = None):
-    dt = numpy_probe(np.fix, _unit(x))[1]
+    dt = probe.dtype_of(np.fix, probe.unit(x))
     return jnp.trunc(x).astype(dt) if x.dtype.kind in "fc" else x.astype(dt)
 
 
@@ -485,14 +492,14 @@ def _unwrap(p: ArrayLike, discont, axis, period):
 def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
     x = asarray(p)
     if x.ndim == 0:
-        numpy_probe(np.unwrap, spec(to_jax(x)), discont, axis, period=period)
+        probe.call(np.unwrap, probe.like(to_jax(x)), discont, axis, period=period)
     return _unwrap(x, discont, operator_index(axis), period)
 
 
 @np_doc(np.sinc)
 @normalize
 def sinc(x: ArrayLike):
-    dt = numpy_probe(np.sinc, _unit(x))[1]
+    dt = probe.dtype_of(np.sinc, probe.unit(x))
     x = jnp.asarray(np.pi, dt) * x.astype(dt)
     eps = np.finfo(dt).eps if dt.kind == "f" else 1e-20
     y = jnp.where(x != 0, x, jnp.asarray(eps, dt))
@@ -502,14 +509,14 @@ def sinc(x: ArrayLike):
 @np_doc(np.i0)
 @normalize
 def i0(x: ArrayLike):
-    dt = numpy_probe(np.i0, _unit(x))[1]
+    dt = probe.dtype_of(np.i0, probe.unit(x))
     return jnp.i0(jnp.abs(x.astype(np.float64))).astype(dt)
 
 
 @np_doc(np.angle)
 @normalize
 def angle(z: ArrayLike, deg=False):
-    dt = numpy_probe(np.angle, _unit(z), deg)[1]
+    dt = probe.dtype_of(np.angle, probe.unit(z), deg)
     ct = np.dtype(np.float32) if dt == np.float16 else dt
     if z.dtype.kind == "c":
         a = jnp.arctan2(z.imag.astype(ct), z.real.astype(ct))

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import dtypes
+from .._core import dtypes, probe
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
@@ -78,7 +78,7 @@ def _offset(k):
 
 def _triangle(m, k, lower):
     if m.ndim == 0:
-        np.tril(np.zeros(()))  # NumPy's TypeError for 0-d input
+        probe.call(np.tril, probe.Spec((), np.float64))  # NumPy's error for 0-d input
     n, cols = (m.shape[0], m.shape[0]) if m.ndim == 1 else m.shape[-2:]
     mask = _tri_mask(n, cols, k if lower else k - 1)
     if not lower:

@@ -4,9 +4,8 @@ import warnings
 
 import jax
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
-from .._core import devices, dtypes
+from .._core import devices, dtypes, probe
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -64,11 +63,6 @@ def typename(char):
     return np.typename(char)
 
 
-def _layout(x):
-    """A zero-data NumPy stand-in with ``x``'s shape and dtype."""
-    return as_strided(np.zeros(1, x.dtype), x.shape, (0,) * x.ndim, writeable=False)
-
-
 @np_doc(np.broadcast, notes="Iteration (``next``, ``index``, ``iters``, ``reset``) is a sync "
                             "point: the arrays come to the host once, on first use, and NumPy's "
                             "broadcast object walks them (elements are NumPy scalars).")
@@ -78,7 +72,7 @@ class broadcast:
         for a in arrays:
             flat.extend(a._arrays if isinstance(a, broadcast) else [asarray(a)])
         self._arrays = flat
-        layout = np.broadcast(*[_layout(a) for a in flat])  # NumPy's checks and errors
+        layout = np.broadcast(*[probe.placeholder(probe.like(a)) for a in flat])  # NumPy's checks
         self.shape, self.ndim, self.numiter, self.size = (
             layout.shape, layout.ndim, layout.numiter, layout.size)
         self._host = None

@@ -12,12 +12,14 @@ from typing import Optional
 import jax.numpy as jnp
 import numpy as np
 
-from .._core.normalize import ArrayLike, OutArray, hashable, normalize
+from .._core.normalize import ArrayLike, OutArray, normalize
+from .._core import probe
 from .._core.np_doc import np_doc
+from .._core.ufunc import reduce_body
 from . import reductions as red
 from .creation import asarray
-from .reductions import (_NoValue, _WHERE, _axes, _opt, _sum_like, _where,
-                         check_cast, checked_out, probe)
+from .reductions import _NoValue, _axes, _opt, _where, checked_out, probe_dtype
+from .ufuncs import add, maximum, minimum, multiply
 from .statistics import _is_tracer, median_front, quantile_front
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanstd", "nanvar", "nanmin", "nanmax", "nanargmin",
@@ -49,16 +51,11 @@ def _replaced(a, value):
 
 
 # ---- nansum / nanprod ------------------------------------------------------------------------
-@normalize
-def _nansumprod(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, dtype, initial, op,
-                out: OutArray = None):
-    x = _replaced(a, 0 if op == "sum" else 1)
-    return red._sumprod.__wrapped__(x, where, axes, keepdims, dtype, initial, op)
-
-
 def _nansum_like(op, a, axis, dtype, out, keepdims, initial, where):
-    return _sum_like(op, a, axis, dtype, out, keepdims, initial, where, kernel=_nansumprod,
-                     name="nan" + op)
+    a = asarray(a)
+    uf, np_fn = (add, np.nansum) if op == "sum" else (multiply, np.nanprod)
+    x = _fill_nan(a, 0 if op == "sum" else 1) if _inexact(a) else a
+    return red.reduction(uf, np_fn, x, axis, dtype, out, keepdims, initial, where)
 
 
 @np_doc(np.nansum)
@@ -99,13 +96,12 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoV
     a = asarray(a)
     if not _inexact(a):
         return red.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
-    rt = probe("nanmean", a, axis=hashable(axis), dtype=dtype, keepdims=keepdims,
-               where=_WHERE if where is not _NoValue else _NoValue)
+    rt = probe_dtype("nanmean", a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     axes = _axes(axis, a.ndim)
     _warn_if(lambda: _empty_slices(a, _where(where), axes, 0), "Mean of empty slice")
     kd = bool(_opt(keepdims, False))
     return _nanmean(a, _where(where), axes, kd, rt if dtype is None else np.dtype(dtype), rt,
-                    checked_out(out, a.shape, axes, kd))
+                    checked_out(out, a, axes, kd))
 
 
 @normalize
@@ -136,8 +132,8 @@ def _nanvar_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correct
         return getattr(red, name[3:])(a, axis=axis, dtype=dtype, out=out, ddof=ddof,
                                       keepdims=keepdims, where=where, mean=mean,
                                       correction=correction)
-    rt = probe(name, a, axis=hashable(axis), dtype=dtype, ddof=ddof, keepdims=keepdims,
-               where=_WHERE if where is not _NoValue else _NoValue, correction=correction)
+    rt = probe_dtype(name, a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+                     where=where, correction=correction)
     if correction is not _NoValue:
         ddof = correction
     axes = _axes(axis, a.ndim)
@@ -145,9 +141,10 @@ def _nanvar_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correct
              "Degrees of freedom <= 0 for slice.")
     m = None if mean is _NoValue else mean
     kd = bool(_opt(keepdims, False))
-    check_cast(rt, out)
+    if out is not None:  # NumPy's check of out's dtype (its own TypeError)
+        probe.call(getattr(np, name), probe.Spec((1,), a.dtype), out=probe.Out((), out.dtype))
     return _nanvar(a, _where(where), m, axes, kd, ddof, None if dtype is None else np.dtype(dtype),
-                   rt, name == "nanstd", checked_out(out, a.shape, axes, kd))
+                   rt, name == "nanstd", checked_out(out, a, axes, kd))
 
 
 @np_doc(np.nanvar)
@@ -169,7 +166,8 @@ def _nanextreme(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, initia
     nan = _nan_mask(a)
     fill = jnp.inf if op == "min" else -jnp.inf
     x = jnp.where(nan, jnp.asarray(fill, a.dtype), a)
-    r = red._extreme.__wrapped__(x, where, axes, keepdims, initial, op)
+    uf = minimum if op == "min" else maximum
+    r = reduce_body(uf, (axes, a.dtype, keepdims, initial, initial is not None), x, where)
     valid = ~nan if where is None else ~nan & jnp.broadcast_to(where, a.shape)
     none = ~jnp.any(valid, axis=axes, keepdims=keepdims)
     if initial is not None:
@@ -180,15 +178,14 @@ def _nanextreme(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, initia
 def _nanextreme_like(op, a, axis, out, keepdims, initial, where):
     a = asarray(a)
     if not _inexact(a):
-        return red._extreme_like(op, a, axis, out, keepdims, initial, where)
-    probe("nan" + op, a, axis=hashable(axis), keepdims=keepdims, initial=initial,
-          where=_WHERE if where is not _NoValue else _NoValue)
+        return getattr(red, op)(a, axis, out=out, keepdims=keepdims, initial=initial, where=where)
+    probe_dtype("nan" + op, a, axis=axis, keepdims=keepdims, initial=initial, where=where)
     axes = _axes(axis, a.ndim)
     if initial is _NoValue:
         _warn_if(lambda: _all_nan(a, axes), "All-NaN slice encountered", 4)
     kd = bool(_opt(keepdims, False))
     return _nanextreme(a, _where(where), axes, kd, _opt(initial, None), op,
-                       checked_out(out, a.shape, axes, kd))
+                       checked_out(out, a, axes, kd))
 
 
 @np_doc(np.nanmin)
@@ -205,7 +202,7 @@ def nanmax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_N
 def _nanarg_like(op, a, axis, out, keepdims):
     a = asarray(a)
     if _inexact(a):
-        probe("nanarg" + op, a, axis=axis, keepdims=keepdims)
+        probe_dtype("nanarg" + op, a, axis=axis, keepdims=keepdims)
         axes = None if axis is None else _axes(axis, a.ndim)
         flag = _all_nan(a, axes)
         if not _is_tracer(flag) and bool(flag):
@@ -235,14 +232,14 @@ def nanargmax(a, axis=None, out=None, *, keepdims=_NoValue):
 @np_doc(np.nancumsum)
 def nancumsum(a, axis=None, dtype=None, out=None):
     a = asarray(a)
-    probe("nancumsum", a, axis=axis, dtype=dtype)
+    probe_dtype("nancumsum", a, axis=axis, dtype=dtype)
     return red.cumsum(_fill_nan(a, 0) if _inexact(a) else a, axis, dtype, out)
 
 
 @np_doc(np.nancumprod)
 def nancumprod(a, axis=None, dtype=None, out=None):
     a = asarray(a)
-    probe("nancumprod", a, axis=axis, dtype=dtype)
+    probe_dtype("nancumprod", a, axis=axis, dtype=dtype)
     return red.cumprod(_fill_nan(a, 1) if _inexact(a) else a, axis, dtype, out)
 
 

@@ -13,19 +13,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import probe
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize, to_jax
 from .._core.np_doc import np_doc
 from .creation import asarray
 from .math_misc import convolve
-from .products import Spec, numpy_probe, spec
 
 __all__ = ["poly", "roots", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder",
            "polyint", "polyfit", "poly1d"]
-
-
-def _unit(x):
-    return Spec(((1,) * x.ndim, x.dtype))
 
 
 def _host(x):
@@ -46,10 +42,11 @@ def _poly(seq_of_zeros: ArrayLike):
     if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
         seq = jnp.linalg.eigvals(seq)
     elif len(sh) == 1:
-        numpy_probe(np.poly, Spec((sh, seq.dtype)))
+        probe.call(np.poly, probe.like(seq))
     else:
         raise ValueError("input must be 1d or non-empty square 2d array.")
-    dt = numpy_probe(np.poly, Spec(((1,), seq.dtype)))[1] if seq.dtype.kind != "c" else seq.dtype
+    dt = (probe.dtype_of(np.poly, probe.Spec((1,), seq.dtype)) if seq.dtype.kind != "c"
+          else seq.dtype)
     a = _poly_coeffs(seq.astype(dt))
     if dt.kind == "c":
         r = _host(seq)
@@ -77,7 +74,7 @@ def roots(p: ArrayLike):
         raise ValueError("Input must be a rank-1 array.")
     nz = np.nonzero(_host(p))[0]
     if len(nz) == 0:
-        return jnp.zeros((0,), numpy_probe(np.roots, Spec(((1,), p.dtype)))[1])
+        return jnp.zeros((0,), probe.dtype_of(np.roots, probe.Spec((1,), p.dtype)))
     trailing = len(p) - nz[-1] - 1
     p = p[int(nz[0]):int(nz[-1]) + 1]
     if p.dtype.kind not in "fc":
@@ -106,9 +103,9 @@ def polyval(p, x):
 
 @normalize
 def _polyval(p: ArrayLike, x: ArrayLike):
-    dt = numpy_probe(np.polyval, _unit(p), _unit(x))[1]
+    dt = probe.dtype_of(np.polyval, probe.unit(p), probe.unit(x))
     if p.ndim == 0 or p.shape[0] == 0:
-        numpy_probe(np.polyval, spec(p), spec(x))
+        probe.call(np.polyval, probe.like(p), probe.like(x))
         return jnp.zeros(x.shape, dt)
     xt = x.astype(dt)
 
@@ -130,8 +127,8 @@ def _addsub(a1, a2, sub):
 @normalize
 def _addsub_kernel(a1: ArrayLike, a2: ArrayLike, sub):
     a1, a2 = jnp.atleast_1d(a1), jnp.atleast_1d(a2)
-    dt = numpy_probe(np.subtract if sub else np.add, Spec(((1,), a1.dtype)),
-                     Spec(((1,), a2.dtype)))[1]
+    dt = probe.dtype_of(np.subtract if sub else np.add, probe.Spec((1,), a1.dtype),
+                        probe.Spec((1,), a2.dtype))
     d = a2.shape[0] - a1.shape[0]
     if d > 0:
         a1 = jnp.concatenate([jnp.zeros((d,), a1.dtype), a1])
@@ -178,7 +175,7 @@ def _div_dtype(u, v):
 @normalize
 def _polydiv(u: ArrayLike, v: ArrayLike):
     u, v = jnp.atleast_1d(u), jnp.atleast_1d(v)
-    wt = numpy_probe(_div_dtype, Spec(((1,), u.dtype)), Spec(((1,), v.dtype)))[1]
+    wt = probe.dtype_of(_div_dtype, probe.Spec((1,), u.dtype), probe.Spec((1,), v.dtype))
     u, v = u.astype(wt), v.astype(wt)
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1.0 / v[0]

@@ -4,14 +4,11 @@ Result dtypes are NumPy's (its own functions run on tiny placeholders, cached). 
 are computed in 64 bits and wrapped to NumPy's dtype, bool products are logical (any of and),
 float16 accumulates in float32 as NumPy does, and floats use XLA's highest precision.
 """
-import functools
-import warnings
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import write
+from .._core import probe, write
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis, to_jax
 from .._core.np_doc import np_doc
@@ -20,39 +17,6 @@ __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path"
            "cross"]
 
 HIGHEST = jax.lax.Precision.HIGHEST
-
-
-class Spec(tuple):
-    """A placeholder operand for ``numpy_probe``: (shape, dtype)."""
-
-
-def spec(x):
-    return Spec((tuple(x.shape), np.dtype(x.dtype)))
-
-
-def _placeholder(x):
-    if isinstance(x, Spec):
-        if int(np.prod(x[0])) <= 1:  # writeable, so it can stand for an ``out=`` array
-            return np.ones(x[0], x[1])
-        return np.broadcast_to(np.ones((), x[1]), x[0])
-    if isinstance(x, tuple):
-        return tuple(_placeholder(v) for v in x)
-    return x
-
-
-@functools.lru_cache(maxsize=None)
-def _probe(fn, args, kwargs):
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        r = fn(*_placeholder(args), **{k: _placeholder(v) for k, v in kwargs})
-    return jax.tree_util.tree_map(lambda v: Spec((np.shape(v), np.asarray(v).dtype)), r)
-
-
-def numpy_probe(fn, *args, **kwargs):
-    """NumPy's result (shape, dtype) of ``fn`` on placeholders (``Spec``s) of the operands.
-
-    Cached by shapes, dtypes and static arguments; raises NumPy's exception where NumPy does."""
-    return _probe(fn, args, tuple(sorted(kwargs.items())))
 
 
 def compute_dtype(dt):
@@ -91,19 +55,19 @@ def _check_out(out, shape, dtype):
                          "dimensions, and be a C-contiguous array)")
 
 
-def _not_aligned(ash, bsh, i, j):
-    raise ValueError(f"shapes {ash} and {bsh} not aligned: {ash[i]} (dim {i}) != {bsh[j]} "
-                     f"(dim {j})")
+def _not_aligned(fn, a, b):
+    """NumPy's error for operands whose contracted dimensions differ (raised before any work)."""
+    probe.call(fn, probe.like(a), probe.like(b))
 
 
 @normalize
 def _dot(a: ArrayLike, b: ArrayLike):
-    dt = numpy_probe(np.dot, Spec(((1,) * a.ndim, a.dtype)), Spec(((1,) * b.ndim, b.dtype)))[1]
+    dt = probe.dtype_of(np.dot, probe.unit(a), probe.unit(b))
     if a.ndim == 0 or b.ndim == 0:
         return _tdot(a, b, 0, dt)
     j = max(b.ndim - 2, 0)
     if a.shape[-1] != b.shape[j]:
-        _not_aligned(a.shape, b.shape, a.ndim - 1, j)
+        _not_aligned(np.dot, a, b)
     return _tdot(a, b, ([a.ndim - 1], [j]), dt)
 
 
@@ -120,9 +84,9 @@ def dot(a, b, out=None):
 @np_doc(np.vdot)
 @normalize
 def vdot(a: ArrayLike, b: ArrayLike, /):
-    dt = numpy_probe(np.vdot, Spec(((1,), a.dtype)), Spec(((1,), b.dtype)))[1]
+    dt = probe.dtype_of(np.vdot, probe.Spec((1,), a.dtype), probe.Spec((1,), b.dtype))
     if a.size != b.size:
-        raise ValueError("vectors have different lengths")
+        _not_aligned(np.vdot, a, b)
     a = a.ravel()
     if a.dtype.kind == "c":
         a = jnp.conj(a)
@@ -132,17 +96,17 @@ def vdot(a: ArrayLike, b: ArrayLike, /):
 @np_doc(np.inner)
 @normalize
 def inner(a: ArrayLike, b: ArrayLike, /):
-    dt = numpy_probe(np.inner, Spec(((1,) * a.ndim, a.dtype)), Spec(((1,) * b.ndim, b.dtype)))[1]
+    dt = probe.dtype_of(np.inner, probe.unit(a), probe.unit(b))
     if a.ndim == 0 or b.ndim == 0:
         return _tdot(a, b, 0, dt)
     if a.shape[-1] != b.shape[-1]:
-        _not_aligned(a.shape, b.shape, a.ndim - 1, b.ndim - 1)
+        _not_aligned(np.inner, a, b)
     return _tdot(a, b, ([a.ndim - 1], [b.ndim - 1]), dt)
 
 
 @normalize
 def _outer(a: ArrayLike, b: ArrayLike):
-    dt = numpy_probe(np.outer, Spec(((1,), a.dtype)), Spec(((1,), b.dtype)))[1]
+    dt = probe.dtype_of(np.outer, probe.Spec((1,), a.dtype), probe.Spec((1,), b.dtype))
     a, b = a.ravel().astype(dt), b.ravel().astype(dt)
     if dt.kind == "b":
         return a[:, None] & b[None, :]
@@ -177,7 +141,7 @@ def _tensordot_axes(axes, ash, bsh):
 @np_doc(np.tensordot)
 @normalize
 def tensordot(a: ArrayLike, b: ArrayLike, axes=2):
-    dt = numpy_probe(np.dot, Spec(((1,), a.dtype)), Spec(((1,), b.dtype)))[1]
+    dt = probe.dtype_of(np.dot, probe.Spec((1,), a.dtype), probe.Spec((1,), b.dtype))
     return _tdot(a, b, _tensordot_axes(axes, a.shape, b.shape), dt)
 
 
@@ -255,14 +219,14 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
 def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """A contraction order from shapes only: NumPy's own planner on placeholders."""
     subscripts, ops = _split_operands(operands)
-    args = [subscripts] + [_placeholder(spec(to_jax(o))) for o in ops]
+    args = [subscripts] + [probe.placeholder(probe.like(to_jax(o))) for o in ops]
     return np.einsum_path(*args, optimize=optimize, einsum_call=einsum_call)
 
 
 @np_doc(np.kron)
 @normalize
 def kron(a: ArrayLike, b: ArrayLike):
-    dt = numpy_probe(np.kron, Spec(((1,) * a.ndim, a.dtype)), Spec(((1,) * b.ndim, b.dtype)))[1]
+    dt = probe.dtype_of(np.kron, probe.unit(a), probe.unit(b))
     nd = max(a.ndim, b.ndim)
     a = a.reshape((1,) * (nd - a.ndim) + a.shape).astype(dt)
     b = b.reshape((1,) * (nd - b.ndim) + b.shape).astype(dt)
@@ -273,7 +237,7 @@ def kron(a: ArrayLike, b: ArrayLike):
 
 @normalize
 def _trace(a: ArrayLike, offset, axis1, axis2, dtype):
-    dt = numpy_probe(np.trace, Spec(((1,) * a.ndim, a.dtype)), 0, axis1, axis2, dtype)[1]
+    dt = probe.dtype_of(np.trace, probe.unit(a), 0, axis1, axis2, dtype)
     ct = compute_dtype(dt) if dt.kind != "b" else dt
     d = jnp.diagonal(a, offset, axis1, axis2)
     return jnp.sum(d.astype(ct), axis=-1, dtype=ct).astype(dt)
@@ -291,7 +255,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 @np_doc(np.cross)
 @normalize
 def cross(a: ArrayLike, b: ArrayLike, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    shape, dt = numpy_probe(np.cross, spec(a), spec(b), axisa, axisb, axisc, axis)
+    shape, dt = probe.call(np.cross, probe.like(a), probe.like(b), axisa, axisb, axisc, axis)
     if axis is not None:
         axisa = axisb = axisc = axis
     a = jnp.moveaxis(a, normalize_axis(axisa, a.ndim), -1).astype(dt)

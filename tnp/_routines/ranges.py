@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import dtypes
+from .._core import dtypes, probe
 from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
@@ -20,11 +20,10 @@ from .views import expand_dims
 __all__ = ["linspace", "logspace", "geomspace"]
 
 
-@functools.lru_cache(maxsize=None)
 def _linspace_dtype(start_key, stop_key):
-    ph = [dtypes.WEAK_PLACEHOLDER[k] if k in dtypes.WEAK_PLACEHOLDER else np.zeros((), k)
+    ph = [dtypes.WEAK_PLACEHOLDER[k] if k in dtypes.WEAK_PLACEHOLDER else probe.Spec((), k)
           for k in (start_key, stop_key)]
-    return np.linspace(*ph, 0).dtype
+    return probe.dtype_of(np.linspace, *ph, 0)
 
 
 def _linspace_body(start, stop, num, endpoint, dt, axis):
@@ -72,7 +71,7 @@ def _prepare(start, stop, num, dtype):
     dt = dtypes.check_supported(dt)
     dtype = dt if dtype is None else dtypes.canonical(dtype)
     if dtype.kind in "iu" and dt.kind == "c":
-        np.floor(np.zeros(1, dt))  # NumPy's TypeError: floor is not defined for complex
+        probe.call(np.floor, probe.Spec((1,), dt))  # NumPy's TypeError: no complex floor
     s, e = to_jax(start), to_jax(stop)
     check_size(num * math.prod(jnp.broadcast_shapes(s.shape, e.shape)), dtype)
     return s, e, num, dt, dtype

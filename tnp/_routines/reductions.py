@@ -1,45 +1,37 @@
 """Sums, products, extrema, means and variances, arg-extrema, cumulative forms, count_nonzero.
 
-Result dtypes and argument errors come from NumPy itself, run once (cached) on a tiny placeholder
-of the same dtype, rank and emptiness: never from JAX's defaults.
+``sum``/``prod``/``min``/``max`` and the cumulative forms are NumPy's ``add``/``multiply``/
+``maximum``/``minimum`` reductions and accumulations: they run on the one engine of
+``tnp.ufunc.reduce``/``accumulate``, whose result dtype and errors come from NumPy (the named
+function run by the one probe on a placeholder); ``mean`` and ``var`` accumulate with that
+engine's reduction body. Never JAX's defaults.
 """
-import functools
-import warnings
 from typing import Optional
 
 import jax.numpy as jnp
-from jax import lax
 import numpy as np
 
+from .._core import probe
+from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, OutArray, hashable, normalize, normalize_axes
 from .._core.np_doc import np_doc
+from .._core.ufunc import reduce_body
 from .creation import asarray
+from .ufuncs import add, maximum, minimum, multiply
 
 __all__ = ["sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "ptp", "argmin",
            "argmax", "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "count_nonzero"]
 
 _NoValue = np._NoValue
-_WHERE = "<where>"
 
 
-@functools.lru_cache(maxsize=4096)
-def _probe_cached(name, shape, dt, kw):
-    ph = np.zeros(tuple(s if s < 2 else 2 for s in shape), dt)
-    kwargs = {k: (np.ones(ph.shape, bool) if v is _WHERE else v) for k, v in kw
-              if v is not _NoValue}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return np.asarray(getattr(np, name)(ph, **kwargs)).dtype
-
-
-def probe(name, a, **kw):
-    """The dtype of ``numpy.<name>`` on a placeholder like ``a``; raises NumPy's exception."""
-    key = tuple(kw.items())
-    try:
-        return _probe_cached(name, a.shape, a.dtype, key)
-    except TypeError:  # an unhashable argument (a list axis): as a tuple
-        key = tuple((k, hashable(v)) for k, v in key)
-        return _probe_cached(name, a.shape, a.dtype, key)
+def probe_dtype(name, a, **kw):
+    """The dtype of ``numpy.<name>`` on a small placeholder like ``a`` (NumPy's exception where
+    NumPy raises); keyword arguments left at ``_NoValue`` are not passed, a ``where`` array is
+    given as its spec."""
+    kw = {k: (probe.small(probe.Spec(np.shape(v), np.bool_)) if k == "where" else hashable(v))
+          for k, v in kw.items() if v is not _NoValue}
+    return probe.dtype_of(getattr(np, name), probe.small(a), **kw)
 
 
 def _opt(v, default):
@@ -71,74 +63,66 @@ def count(shape, where, axes, keepdims):
     return jnp.sum(w, axis=axes, keepdims=keepdims, dtype=np.int64)
 
 
-def checked_out(out, shape, axes, keepdims, lead=()):
-    """``out`` after NumPy's check that it has exactly the reduction's shape (ValueError)."""
+def checked_out(out, a, axes, keep, numpy_fn=np.add.reduce, **kw):
+    """``out`` after NumPy's check that it has exactly the shape of a reduction of ``a`` over
+    ``axes``: where it has not, NumPy's ``numpy_fn(a, out=out, **kw)`` (by default the
+    ``add.reduce`` that NumPy's mean and var run) raises its own error on placeholders."""
     if out is not None:
-        want = lead + tuple(1 if i in axes else n for i, n in enumerate(shape)
-                            if keepdims or i not in axes)
+        want = tuple(1 if i in axes else n for i, n in enumerate(a.shape)
+                     if keep or i not in axes)
         if tuple(out.shape) != want:
-            raise ValueError(f"output parameter for reduction has the wrong shape: "
-                             f"{tuple(out.shape)}, expected {want}")
+            kw = kw or {"axis": axes, "keepdims": keep}
+            probe.call(numpy_fn, probe.like(a), out=probe.Out(out.shape, out.dtype), **kw)
+            raise ValueError(f"output parameter has the wrong shape: {tuple(out.shape)}, "
+                             f"expected {want}")
     return out
 
 
 def check_cast(rt, out, name="positive"):
     """NumPy's same_kind check of a ufunc result of dtype ``rt`` written into ``out``; raises
-    NumPy's own exception (run on empty placeholders)."""
+    NumPy's own exception (the probe)."""
     if out is not None and not np.can_cast(rt, out.dtype, "same_kind"):
-        ins = (np.zeros(0, rt),) * getattr(np, name).nin
-        getattr(np, name)(*ins, out=np.zeros(0, out.dtype))
+        uf = getattr(np, name)
+        probe.call(uf, *(probe.Spec((0,), rt),) * uf.nin, out=probe.Out((0,), out.dtype))
 
 
-# ---- sum / prod -------------------------------------------------------------------------------
-@normalize
-def _sumprod(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, dtype, initial, op,
-             out: OutArray = None):
-    x = a.astype(dtype)
-    ident = 0 if op == "sum" else 1
-    if where is not None:
-        x = jnp.where(where, x, jnp.asarray(ident, dtype))
-    f = jnp.sum if op == "sum" else jnp.prod
-    r = f(x, axis=axes, keepdims=keepdims, dtype=dtype)
-    if initial is not None:
-        init = jnp.asarray(initial).astype(dtype)
-        r = r + init if op == "sum" else r * init
-    return r.astype(dtype)
-
-
-def _sum_like(op, a, axis, dtype, out, keepdims, initial, where, kernel=None, name=None):
-    """The front end of sum/prod and (with nanfunctions' ``kernel`` and ``name``) of
-    nansum/nanprod: NumPy's result dtype and errors from a probe, then the kernel."""
-    a = asarray(a)
-    if dtype is None and out is not None:
-        dtype = out.dtype  # NumPy's reduction loop runs in the dtype of ``out``
-    rt = probe(name or op, a, axis=hashable(axis), dtype=dtype, keepdims=keepdims,
-               initial=initial, where=_WHERE if where is not _NoValue else _NoValue)
-    axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
-    return (kernel or _sumprod)(a, _where(where), axes, kd, rt, _opt(initial, None), op,
-                                checked_out(out, a.shape, axes, kd))
+# ---- sum / prod / min / max: the ufunc reduction engine -------------------------------------
+def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where):
+    """``numpy_fn`` (``np.sum``, ``np.max``, ``np.nansum``, ...) as ``uf.reduce`` runs it."""
+    x = asarray(a)._value
+    kw = {"axis": hashable(axis)}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if keepdims is not _NoValue:
+        kw["keepdims"] = keepdims
+    if initial is not _NoValue:
+        kw["initial"] = initial.item() if isinstance(initial, (ndarray, np.ndarray)) else initial
+    return uf.reduce_resolved(numpy_fn, x, axis, out, bool(_opt(keepdims, False)), initial,
+                              True if where is _NoValue else where, kw)
 
 
 @np_doc(np.sum)
 def sum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue,
         where=_NoValue):
-    return _sum_like("sum", a, axis, dtype, out, keepdims, initial, where)
+    return reduction(add, np.sum, a, axis, dtype, out, keepdims, initial, where)
 
 
 @np_doc(np.prod)
 def prod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue,
          where=_NoValue):
-    return _sum_like("prod", a, axis, dtype, out, keepdims, initial, where)
+    return reduction(multiply, np.prod, a, axis, dtype, out, keepdims, initial, where)
 
 
 # ---- mean / var / std ------------------------------------------------------------------------
+def add_reduce(x, axes, dt, keepdims, where=None):
+    """``add.reduce`` in ``dt`` inside a kernel: the engine's reduction body."""
+    return reduce_body(add, (axes, dt, keepdims, None, False), x, where)
+
+
 @normalize
 def _mean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, work, rt,
           out: OutArray = None):
-    x = a.astype(work)
-    if where is not None:
-        x = jnp.where(where, x, jnp.zeros((), work))
-    s = jnp.sum(x, axis=axes, keepdims=keepdims, dtype=work)
+    s = add_reduce(a, axes, work, keepdims, where)
     n = count(a.shape, where, axes, keepdims)
     return (s / n).astype(rt)
 
@@ -146,11 +130,10 @@ def _mean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, work, rt,
 @np_doc(np.mean)
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     a = asarray(a)
-    rt = probe("mean", a, axis=hashable(axis), dtype=dtype, keepdims=keepdims,
-               where=_WHERE if where is not _NoValue else _NoValue)
+    rt = probe_dtype("mean", a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     return _mean(a, _where(where), axes, kd, accum_dtype(a.dtype, dtype), rt,
-                 checked_out(out, a.shape, axes, kd))
+                 checked_out(out, a, axes, kd))
 
 
 def var_body(a, where, axes, keepdims, ddof, m, work):
@@ -160,17 +143,12 @@ def var_body(a, where, axes, keepdims, ddof, m, work):
         where = jnp.broadcast_to(where, a.shape)
     n = count(a.shape, where, axes, True)
     if m is None:
-        xs = a.astype(work)
-        if where is not None:
-            xs = jnp.where(where, xs, jnp.zeros((), work))
-        m = (jnp.sum(xs, axis=axes, keepdims=True, dtype=work) / n).astype(work)
+        m = (add_reduce(a, axes, work, True, where) / n).astype(work)
     dt = np.result_type(a.dtype, m.dtype)
     d = a.astype(dt) - m.astype(dt)
     sq = (d * jnp.conj(d)).real if dt.kind == "c" else d * d
-    if where is not None:
-        sq = jnp.where(where, sq, jnp.zeros((), sq.dtype))
     sw = np.dtype(work.char.lower()) if work.kind == "c" else work
-    s = jnp.sum(sq.astype(sw), axis=axes, keepdims=keepdims, dtype=sw)
+    s = add_reduce(sq, axes, sw, keepdims, where)
     if not keepdims and not isinstance(n, int):
         n = n.reshape(s.shape)
     return s / jnp.maximum(n - ddof, 0)
@@ -185,15 +163,15 @@ def _var(a: ArrayLike, where: Optional[ArrayLike], m: Optional[ArrayLike], axes,
 
 def _var_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
     a = asarray(a)
-    rt = probe(name, a, axis=hashable(axis), dtype=dtype, ddof=ddof, keepdims=keepdims,
-               where=_WHERE if where is not _NoValue else _NoValue, correction=correction)
+    rt = probe_dtype(name, a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
+                     correction=correction)
     if correction is not _NoValue:
         ddof = correction
     m = None if mean is _NoValue else mean
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
-    check_cast(rt, out)
+    check_cast(rt, out, "sqrt" if name == "std" else "add")
     return _var(a, _where(where), m, axes, kd, ddof, accum_dtype(a.dtype, dtype), rt,
-                name == "std", checked_out(out, a.shape, axes, kd))
+                name == "std", checked_out(out, a, axes, kd))
 
 
 @np_doc(np.var)
@@ -244,68 +222,41 @@ def _complex_extreme(x, axes, keepdims, initial, op):
     return r
 
 
-@normalize
-def _extreme(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, initial, op,
-             out: OutArray = None):
-    if a.dtype.kind == "c":
-        x = a
-        if where is not None:
-            x = jnp.where(where, x, jnp.asarray(initial, a.dtype))
-        return _complex_extreme(x, axes, keepdims, initial, op)
-    f = jnp.max if op == "max" else jnp.min
-    init = None if initial is None else np.asarray(initial).astype(a.dtype).item()
-    if a.dtype == np.bool_:
-        r = f(a.astype(np.int8), axis=axes, keepdims=keepdims, where=where,
-              initial=None if init is None else int(init))
-        return r.astype(np.bool_)
-    return f(a, axis=axes, keepdims=keepdims, where=where, initial=init)
-
-
-def _extreme_like(op, a, axis, out, keepdims, initial, where):
-    a = asarray(a)
-    probe(op, a, axis=hashable(axis), keepdims=keepdims, initial=initial,
-          where=_WHERE if where is not _NoValue else _NoValue)
-    axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
-    return _extreme(a, _where(where), axes, kd, _opt(initial, None), op,
-                    checked_out(out, a.shape, axes, kd))
-
-
 @np_doc(np.min)
 def min(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return _extreme_like("min", a, axis, out, keepdims, initial, where)
+    return reduction(minimum, np.min, a, axis, None, out, keepdims, initial, where)
 
 
 @np_doc(np.max)
 def max(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return _extreme_like("max", a, axis, out, keepdims, initial, where)
+    return reduction(maximum, np.max, a, axis, None, out, keepdims, initial, where)
 
 
 @np_doc(np.amin)
 def amin(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return _extreme_like("min", a, axis, out, keepdims, initial, where)
+    return reduction(minimum, np.amin, a, axis, None, out, keepdims, initial, where)
 
 
 @np_doc(np.amax)
 def amax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return _extreme_like("max", a, axis, out, keepdims, initial, where)
+    return reduction(maximum, np.amax, a, axis, None, out, keepdims, initial, where)
 
 
 @normalize
 def _ptp(a: ArrayLike, axes, keepdims, out: OutArray = None):
-    hi = _extreme.__wrapped__(a, None, axes, keepdims, None, "max")
-    lo = _extreme.__wrapped__(a, None, axes, keepdims, None, "min")
-    return hi - lo
+    static = (axes, a.dtype, keepdims, None, False)
+    return reduce_body(maximum, static, a, None) - reduce_body(minimum, static, a, None)
 
 
 @np_doc(np.ptp)
 def ptp(a, axis=None, out=None, keepdims=_NoValue):
     a = asarray(a)
-    probe("ptp", a, axis=hashable(axis), keepdims=keepdims)
+    probe_dtype("ptp", a, axis=axis, keepdims=keepdims)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     if out is not None and not np.can_cast(a.dtype, out.dtype, "same_kind"):
         max(a, axis, out=out, keepdims=keepdims)  # NumPy has written the maximum when it fails
         check_cast(a.dtype, out, "subtract")
-    return _ptp(a, axes, kd, checked_out(out, a.shape, axes, kd))
+    return _ptp(a, axes, kd, checked_out(out, a, axes, kd, np.maximum.reduce))
 
 
 # ---- argmin / argmax -------------------------------------------------------------------------
@@ -325,13 +276,14 @@ def _arg(a: ArrayLike, axis, keepdims, op, out: OutArray = None):
 
 def _arg_like(op, a, axis, out, keepdims):
     a = asarray(a)
-    probe("arg" + op, a, axis=axis, keepdims=keepdims)
+    probe_dtype("arg" + op, a, axis=axis, keepdims=keepdims)
     ax = None if axis is None else _axes(axis, a.ndim)[0]
     kd = bool(_opt(keepdims, False))
     axes = tuple(range(a.ndim)) if ax is None else (ax,)
-    out = checked_out(out, a.shape, axes, kd)
+    out = checked_out(out, a, axes, kd, getattr(np, "arg" + op), axis=ax, keepdims=kd)
     if out is not None and out.dtype != np.intp:
-        np.zeros(0, out.dtype).astype(np.intp, casting="safe")  # NumPy's TypeError
+        probe.call(np.ndarray.astype, probe.Spec((0,), out.dtype), np.intp,
+                   casting="safe")  # NumPy's TypeError
     return _arg(a, ax, kd, op, out)
 
 
@@ -345,67 +297,37 @@ def argmax(a, axis=None, out=None, *, keepdims=_NoValue):
     return _arg_like("max", a, axis, out, keepdims)
 
 
-# ---- cumulative ------------------------------------------------------------------------------
-def _sequential_cumprod(x, ax):
-    """Complex cumprod left to right, so signed zeros come out as NumPy's (a parallel scan
-    associates differently)."""
-    def step(carry, v):
-        c = carry * v
-        return c, c
-    if x.shape[ax] == 0:
-        return x
-    xs = jnp.moveaxis(x, ax, 0)
-    _, rest = lax.scan(step, xs[0], xs[1:])
-    return jnp.moveaxis(jnp.concatenate([xs[:1], rest], axis=0), 0, ax)
-
-
-@normalize
-def _cum(a: ArrayLike, axis, dtype, op, include_initial, out: OutArray = None):
-    x = a.reshape(-1) if axis is None else a
-    ax = 0 if axis is None else axis
-    x = x.astype(dtype)
-    if op == "prod" and dtype.kind == "c":
-        r = _sequential_cumprod(x, ax)
-    else:
-        r = (jnp.cumsum if op == "sum" else jnp.cumprod)(x, axis=ax, dtype=dtype)
-    if include_initial:
-        shape = list(r.shape)
-        shape[ax] = 1
-        r = jnp.concatenate([jnp.full(shape, 0 if op == "sum" else 1, dtype), r], axis=ax)
-    return r
-
-
-def _cum_like(name, op, a, axis, dtype, out, initial=False, **kw):
-    a = asarray(a)
-    if dtype is None and out is not None:
-        dtype = out.dtype
-    rt = probe(name, a, axis=axis, dtype=dtype, **kw)
-    ax = None if axis is None else _axes(axis, a.ndim)[0]
-    if ax is None and a.ndim == 1:
-        ax = 0
-    return _cum(a, ax, rt, op, initial, out)
+# ---- cumulative: the ufunc accumulation engine --------------------------------------------
+def accumulation(uf, numpy_fn, a, axis, dtype, out, **kw):
+    """``numpy_fn`` (``np.cumsum``, ``np.cumulative_prod``, ...) as ``uf.accumulate`` runs it."""
+    x = asarray(a)._value
+    kw = dict(kw, axis=axis, dtype=dtype)
+    if axis is None and x.ndim == 1:
+        axis = 0
+    return uf.accumulate_resolved(numpy_fn, x, axis, out, kw,
+                                  bool(kw.get("include_initial", False)))
 
 
 @np_doc(np.cumsum)
 def cumsum(a, axis=None, dtype=None, out=None):
-    return _cum_like("cumsum", "sum", a, axis, dtype, out)
+    return accumulation(add, np.cumsum, a, axis, dtype, out)
 
 
 @np_doc(np.cumprod)
 def cumprod(a, axis=None, dtype=None, out=None):
-    return _cum_like("cumprod", "prod", a, axis, dtype, out)
+    return accumulation(multiply, np.cumprod, a, axis, dtype, out)
 
 
 @np_doc(np.cumulative_sum)
 def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-    return _cum_like("cumulative_sum", "sum", x, axis, dtype, out, bool(include_initial),
-                     include_initial=include_initial)
+    return accumulation(add, np.cumulative_sum, x, axis, dtype, out,
+                        include_initial=include_initial)
 
 
 @np_doc(np.cumulative_prod)
 def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
-    return _cum_like("cumulative_prod", "prod", x, axis, dtype, out, bool(include_initial),
-                     include_initial=include_initial)
+    return accumulation(multiply, np.cumulative_prod, x, axis, dtype, out,
+                        include_initial=include_initial)
 
 
 # ---- count_nonzero ---------------------------------------------------------------------------
@@ -417,5 +339,5 @@ def _count_nonzero(a: ArrayLike, axes, keepdims):
 @np_doc(np.count_nonzero)
 def count_nonzero(a, axis=None, *, keepdims=False):
     a = asarray(a)
-    probe("count_nonzero", a, axis=hashable(axis), keepdims=keepdims)
+    probe_dtype("count_nonzero", a, axis=axis, keepdims=keepdims)
     return _count_nonzero(a, _axes(axis, a.ndim), bool(keepdims))

@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core import dtypes, write
+from .._core import dtypes, probe, write
 from .._core.errors import TnpTracingError
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
@@ -97,7 +97,7 @@ def _where_rejects_out_of_range_ints():
     """Whether the installed NumPy's where raises OverflowError for a Python int that does not
     fit the result dtype (NumPy >= 2.5) instead of wrapping it (as 2.4 does): asked once."""
     try:
-        np.where(np.zeros(0, bool), np.zeros(0, np.int8), 128)
+        probe.call(np.where, probe.Spec((0,), bool), probe.Spec((0,), np.int8), 128)
     except OverflowError:
         return True
     return False
@@ -160,7 +160,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
 
 def _mode(mode):
     """NumPy's clip-mode parsing (its own error for a bad mode), as 'raise', 'wrap' or 'clip'."""
-    np.take(np.zeros(1), [0], mode=mode)
+    probe.call(np.take, probe.Spec((1,), np.float64), (0,), mode=mode)
     return {"r": "raise", "w": "wrap", "c": "clip"}[str(mode)[0].lower()]
 
 
@@ -317,11 +317,18 @@ def _searchsorted_kernel(a: ArrayLike, v: ArrayOrScalar, sorter: ArrayLike | Non
 @np_doc(np.searchsorted)
 def searchsorted(a, v, side="left", sorter=None):
     a = asarray(a)
+    if type(v) is int and not -2**63 <= v < 2**64:
+        # No integer dtype holds it: NumPy compares it as a Python object, so it lies past
+        # every element of an integer array (a float array takes it as a float).
+        if a.dtype.kind not in "fc":
+            probe.call(np.searchsorted, probe.Spec((0,) * a.ndim, a.dtype), 0, side=side)
+            return ndarray._wrap(jnp.asarray(np.intp(a.shape[0] if v > 0 else 0)))
+        v = float(v)
+    if not isinstance(v, (ndarray, jax.Array)):
+        v = asarray(v)  # Python scalars too: NumPy's searchsorted promotes them as arrays
     dt = dtypes.result_type(a, v)
-    if not isinstance(v, (ndarray, jax.Array)) and type(v) not in dtypes.WEAK_PLACEHOLDER:
-        v = asarray(v)
     right = bool(np.searchsorted(np.array([0]), np.array([0]), side=side)[0])
-    np.searchsorted(np.empty((0,) * a.ndim, a.dtype), 0)
+    probe.call(np.searchsorted, probe.Spec((0,) * a.ndim, a.dtype), 0)
     if sorter is not None:
         sorter = asarray(sorter)
         if sorter.dtype.kind not in "iu":

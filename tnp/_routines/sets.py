@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
                                          UniqueInverseResult)
 
-from .._core import dtypes
+from .._core import dtypes, probe
 from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
 from .._core.np_doc import np_doc
 from .._core import syncs
@@ -134,7 +134,8 @@ def _isin_kernel(element: ArrayLike, test: ArrayLike, invert, dt):
 @np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind).")
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     element, test_elements = asarray(element), asarray(test_elements)
-    np.isin(np.empty(0, element.dtype), np.empty(0, test_elements.dtype), kind=kind)
+    probe.call(np.isin, probe.Spec((0,), element.dtype), probe.Spec((0,), test_elements.dtype),
+               kind=kind)
     dt = np.result_type(element.dtype, test_elements.dtype)
     return _isin_kernel(element, test_elements, bool(invert), dt)
 

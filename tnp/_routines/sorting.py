@@ -10,6 +10,7 @@ import numpy as np
 from jax import lax
 from numpy.exceptions import AxisError
 
+from .._core import probe
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis
 from .._core.np_doc import np_doc, numpy_signature
@@ -79,8 +80,8 @@ def _sort_impl(a, axis, kind, order, stable, descending, arg):
     given = {} if descending is np._NoValue else {"descending": descending}
     # NumPy's argument errors (axis, kind, order, stable, descending with kind, and the unknown
     # keyword `descending` before NumPy 2.5), from NumPy run on a zero-size placeholder
-    (np.argsort if arg else np.sort)(np.empty((0,) * a.ndim, a.dtype), axis=axis, kind=kind,
-                                     order=order, stable=stable, **given)
+    probe.call(np.argsort if arg else np.sort, probe.Spec((0,) * a.ndim, a.dtype), axis=axis,
+               kind=kind, order=order, stable=stable, **given)
     if axis is not None:
         axis = normalize_axis(axis, a.ndim)
     return _sort_kernel(a, axis, arg, bool(given and descending))
@@ -120,7 +121,8 @@ def lexsort(keys, axis=-1):
     if any(k.shape != keys[0].shape for k in keys):
         raise ValueError("all keys need to be the same shape")
     if keys[0].ndim == 0:
-        return asarray(np.lexsort([np.empty((), k.dtype) for k in keys]))
+        r = probe.call(np.lexsort, tuple(probe.Spec((), k.dtype) for k in keys))
+        return asarray(np.zeros(r.shape, r.dtype))  # the index of the one element
     return _lexsort_kernel(keys, normalize_axis(axis, keys[0].ndim))
 
 
@@ -130,7 +132,8 @@ def _partition_impl(a, kth, axis, kind, order, arg):
     if n is None:
         raise AxisError(axis, 0)
     # NumPy checks kth (bounds, booleans), kind and order: run it on a placeholder of the axis
-    np.partition(np.zeros(n, np.int8), kth, kind=kind, order=order)
+    # (an int8 copy of the axis's length; an array kth runs uncached)
+    probe.call(np.partition, probe.Spec((n,), np.int8), kth, kind=kind, order=order)
     return _sort_kernel(a, None if axis is None else normalize_axis(axis, a.ndim), arg)
 
 
@@ -146,7 +149,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 @normalize
 def _sort_complex_kernel(a: ArrayLike):
-    dt = np.sort_complex(np.empty(0, a.dtype)).dtype
+    dt = probe.dtype_of(np.sort_complex, probe.Spec((0,), a.dtype))
     return _sort(a, a.ndim - 1).astype(dt)
 
 

@@ -6,9 +6,7 @@ Quantiles sort along the reduced axes on the device and interpolate with NumPy's
 (a sync point if it is a device array): NumPy validates its values and its dtype decides the
 interpolation precision. Weighted quantiles check the weights' signs on the host (sync point).
 """
-import functools
 import math
-import warnings
 from typing import Optional
 
 import jax
@@ -17,7 +15,7 @@ import numpy as np
 
 from .._core.normalize import ArrayLike, OutArray, hashable, normalize
 from .._core.np_doc import np_doc
-from .._core import syncs
+from .._core import probe, syncs
 from .creation import asarray
 from .reductions import (_NoValue, _axes, _lex_last, _opt, accum_dtype,
                          check_cast, checked_out)
@@ -25,35 +23,19 @@ from .reductions import (_NoValue, _axes, _lex_last, _opt, accum_dtype,
 __all__ = ["median", "percentile", "quantile", "average", "cov", "corrcoef"]
 
 
-def _shrink(shape):
-    return tuple(s if s < 2 else 2 for s in shape)
-
-
-@functools.lru_cache(maxsize=1024)
-def _probe_q(name, shape, dt, qkey, wshape, kw):
-    """dtype of ``numpy.<name>`` on placeholders (raises NumPy's exception)."""
-    ph = np.zeros(_shrink(shape), dt)
-    q = qkey if not isinstance(qkey, tuple) else np.frombuffer(qkey[0], qkey[1]).reshape(qkey[2])
-    kwargs = dict(kw)
-    if wshape is not None:
-        kwargs["weights"] = np.ones(_shrink(wshape))
-    args = (ph,) if name.endswith("median") else (ph, q)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return np.asarray(getattr(np, name)(*args, **kwargs)).dtype
-
-
-def _qkey(q):
-    if q is None or type(q) in (int, float, bool):
-        return q
-    qh = np.asarray(q)
-    return (qh.tobytes(), qh.dtype.str, qh.shape)
+def _qarg(q):
+    """``q`` for the probe: a Python scalar as itself (cached); anything else as a NumPy array,
+    whose values NumPy validates and whose dtype it promotes with (the probe runs uncached)."""
+    return q if q is None or type(q) in (int, float, bool) else np.asarray(q)
 
 
 def probe_quantile(name, a, q, weights, **kw):
-    kw = tuple(sorted((k, hashable(v)) for k, v in kw.items() if v is not _NoValue))
-    wshape = None if weights is None else tuple(np.shape(weights))
-    return _probe_q(name, tuple(a.shape), a.dtype, _qkey(q), wshape, kw)
+    """The dtype of ``numpy.<name>`` on a small placeholder of ``a`` (raises NumPy's exception)."""
+    kw = {k: hashable(v) for k, v in kw.items() if v is not _NoValue}
+    if weights is not None:
+        kw["weights"] = probe.One(*probe.small(probe.Spec(np.shape(weights), np.float64)))
+    args = () if name.endswith("median") else (_qarg(q),)
+    return probe.dtype_of(getattr(np, name), probe.small(a), *args, **kw)
 
 
 def _is_tracer(x):
@@ -246,7 +228,7 @@ def median_front(name, a, axis, out, keepdims, nan):
     a = asarray(a)
     rt = probe_quantile(name, a, None, None, axis=axis, keepdims=keepdims)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
-    return _median(a, axes, kd, rt, nan, out if nan else checked_out(out, a.shape, axes, kd))
+    return _median(a, axes, kd, rt, nan, out if nan else checked_out(out, a, axes, kd))
 
 
 @np_doc(np.median)
@@ -255,18 +237,6 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 # ---- average ---------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=1024)
-def _probe_average(shape, dt, wshape, wdt, axis, returned, keepdims):
-    ph = np.zeros(_shrink(shape), dt)
-    w = None if wshape is None else np.ones(_shrink(wshape), wdt)
-    kw = {} if keepdims is _NoValue else {"keepdims": keepdims}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = np.average(ph, axis=axis, weights=w, returned=returned, **kw)
-    return np.asarray(r[0] if returned else r).dtype, (
-        np.asarray(r[1]).dtype if returned else None)
-
-
 @normalize
 def _average(a: ArrayLike, w: ArrayLike, axes, keepdims, rt, st):
     wt = w
@@ -285,9 +255,11 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     from .reductions import mean
     a = asarray(a)
     w = None if weights is None else asarray(weights)
-    rt, st = _probe_average(tuple(a.shape), a.dtype, None if w is None else tuple(w.shape),
-                            None if w is None else w.dtype, hashable(axis), bool(returned),
-                            keepdims)
+    kw = {} if keepdims is _NoValue else {"keepdims": keepdims}
+    r = probe.call(np.average, probe.small(a), axis=hashable(axis),
+                   weights=None if w is None else probe.One(*probe.small(w)),
+                   returned=bool(returned), **kw)
+    rt, st = (r[0].dtype, r[1].dtype) if returned else (r.dtype, None)
     if w is None:
         avg = mean(a, axis=axis, keepdims=keepdims)
         if returned:
@@ -302,17 +274,6 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
 
 
 # ---- cov / corrcoef --------------------------------------------------------------------------
-@functools.lru_cache(maxsize=1024)
-def _probe_cov(mshape, mdt, yshape, ydt, rowvar, bias, ddof, fw, aw, dtype):
-    m = np.zeros(_shrink(mshape), mdt)
-    y = None if yshape is None else np.zeros(_shrink(yshape), ydt)
-    f = None if fw is None else np.ones(_shrink(fw[0]), fw[1])
-    a = None if aw is None else np.ones(_shrink(aw[0]), aw[1])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return np.asarray(np.cov(m, y, rowvar, bias, ddof, f, a, dtype=dtype)).dtype
-
-
 @normalize
 def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
          aw: Optional[ArrayLike], rowvar, ddof, dt):
@@ -352,8 +313,8 @@ def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
     return jnp.squeeze(c)
 
 
-def _shape_dt(x):
-    return None if x is None else (tuple(np.shape(x)), asarray(x).dtype)
+def _ones_spec(x):
+    return None if x is None else probe.One(*probe.small(asarray(x)))
 
 
 @np_doc(np.cov)
@@ -361,9 +322,9 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         dtype=None):
     m = asarray(m)
     y = None if y is None else asarray(y)
-    rt = _probe_cov(tuple(m.shape), m.dtype, None if y is None else tuple(y.shape),
-                    None if y is None else y.dtype, bool(rowvar), bool(bias), ddof,
-                    _shape_dt(fweights), _shape_dt(aweights), dtype)
+    rt = probe.dtype_of(np.cov, probe.small(m), None if y is None else probe.small(y),
+                        bool(rowvar), bool(bias), ddof, _ones_spec(fweights),
+                        _ones_spec(aweights), dtype=dtype)
     if ddof is None:
         ddof = 0 if bias else 1
     for w, name in ((fweights, "fweights"), (aweights, "aweights")):

@@ -7,7 +7,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from .._core.ufunc import ufunc
+from .._core.ufunc import for_numpy, ufunc
+from .complex_special import with_complex_special
+from .gufunc_axes import gufunc
 
 
 def _via_float32(fn):
@@ -283,19 +285,17 @@ def _isnat(x):
 
 
 _IMPLS["isnat"] = _isnat
+# Complex loops with C99 Annex G special values (inf/nan/signed-zero parts) as NumPy gives them.
+_IMPLS.update(with_complex_special(_IMPLS))
 
-# One tnp.ufunc per NumPy ufunc object; NumPy's aliases (abs, conj, ...) name the same object.
-_BY_NUMPY = {}
+# One tnp.ufunc per NumPy ufunc object (each registers itself: ``tnp._core.ufunc.for_numpy``);
+# NumPy's aliases (abs, conj, ...) name the same object.
 __all__ = []
 # vars(), not dir() + getattr(): NumPy would import its lazy submodules (f2py, testing, ...).
 for _name in sorted(n for n, o in vars(np).items() if isinstance(o, np.ufunc)):
     _np_uf = getattr(np, _name)
-    if _np_uf not in _BY_NUMPY:
-        _BY_NUMPY[_np_uf] = ufunc(_np_uf, _IMPLS[_np_uf.__name__])
-    globals()[_name] = _BY_NUMPY[_np_uf]
+    if for_numpy(_np_uf) is None:
+        _cls = gufunc if _np_uf.signature else ufunc  # gufuncs take axes=/axis=/keepdims=
+        _cls(_np_uf, _IMPLS[_np_uf.__name__])
+    globals()[_name] = for_numpy(_np_uf)
     __all__.append(_name)
-
-
-def for_numpy(np_ufunc):
-    """The tnp ufunc for a NumPy ufunc object (None if there is none)."""
-    return _BY_NUMPY.get(np_ufunc)

@@ -4,6 +4,7 @@ import operator
 
 import numpy as np
 
+from .._core import probe
 from .._core.flags import overlap
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes
@@ -14,10 +15,6 @@ from .views import reshape
 __all__ = ["flip", "fliplr", "flipud", "split", "array_split", "hsplit", "vsplit", "dsplit",
            "atleast_1d", "atleast_2d", "atleast_3d", "diagonal", "broadcast_to",
            "shares_memory", "may_share_memory"]
-
-
-def _placeholder(a):
-    return np.broadcast_to(np.zeros((), a.dtype), a.shape)
 
 
 @np_doc(np.flip)
@@ -123,7 +120,7 @@ def atleast_3d(*arys):
 @np_doc(np.diagonal, notes="A read-only view, as NumPy's.")
 def diagonal(a, offset=0, axis1=0, axis2=1):
     a = asarray(a)
-    shape = np.diagonal(_placeholder(a), offset, axis1, axis2).shape  # NumPy's errors and shape
+    shape = probe.call(np.diagonal, probe.like(a), offset, axis1, axis2).shape  # NumPy's check
     static = (operator.index(offset), axis1 % a.ndim, axis2 % a.ndim)
     return a._view(("diagonal", static), (), shape)
 
@@ -131,7 +128,7 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 @np_doc(np.broadcast_to, notes="A read-only view, as NumPy's.")
 def broadcast_to(array, shape, subok=False):
     array = asarray(array)
-    shape = np.broadcast_to(_placeholder(array), shape).shape  # NumPy's errors and shape
+    shape = probe.call(np.broadcast_to, probe.like(array), shape).shape  # NumPy's check
     return array._view(("broadcast", shape), (), shape)
 
 

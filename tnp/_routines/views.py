@@ -1,9 +1,9 @@
 """Routines that NumPy answers with a view: tnp returns a view (a lens over the same root)."""
-import functools
 import operator
 
 import numpy as np
 
+from .._core import probe
 from .._core.flags import numpy_layout
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes, normalize_axis
@@ -21,19 +21,16 @@ def _reshape_view(a, shape):
 def _resolve_shape(shape, size):
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
-    return _resolved(tuple(operator.index(s) for s in shape), size)
-
-
-@functools.lru_cache(maxsize=4096)
-def _resolved(shape, size):
     # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder (cached)
-    return np.broadcast_to(np.zeros((), np.int8), (size,)).reshape(shape).shape \
-        if size else np.empty((0,), np.int8).reshape(shape).shape
+    return probe.call(np.reshape, probe.Spec((size,), np.int8),
+                      tuple(operator.index(s) for s in shape)).shape
 
 
 @np_doc(np.reshape)
 def reshape(a, /, shape, order="C", *, copy=None):
     a = asarray(a)
+    if order not in ("C", "A", None):
+        order = _numpy_order(order, np.reshape, (0,))
     if order not in ("C", "A", None):
         raise NotImplementedError("tnp: reshape(order='F') is not supported")
     shape = _resolve_shape(shape, a.size)
@@ -50,6 +47,13 @@ def reshape(a, /, shape, order="C", *, copy=None):
     return _reshape_view(a, shape)
 
 
+def _numpy_order(order, fn, *args):
+    """``order`` as NumPy reads it (one upper-case letter), after NumPy's own ValueError or
+    TypeError for one it rejects (``fn`` probed on a 0-size placeholder)."""
+    probe.call(fn, probe.Spec((0,), np.int8), *args, order=order)
+    return order.upper() if isinstance(order, str) else order
+
+
 def _c_contiguous_chain(a):
     """Whether ``a`` is a root or a chain of reshapes of one (C-contiguous: any reshape of it is
     a view), decided without replaying its layout."""
@@ -59,6 +63,8 @@ def _c_contiguous_chain(a):
 @np_doc(np.ravel)
 def ravel(a, order="C"):
     a = asarray(a)
+    if order != "C":
+        order = _numpy_order(order, np.ravel)
     if order != "C" and not (order in ("A", "K") and numpy_layout(a).flags.c_contiguous):
         raise NotImplementedError(f"tnp: ravel(order={order!r}) is supported for C-contiguous "
                                   "arrays only")

@@ -67,9 +67,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is not True:
         wh = to_jax(where)
         wh = wh if wh.dtype == np.bool_ else wh.astype(np.bool_)
-        if np.broadcast_shapes(wh.shape, dst.shape) != dst.shape:
-            raise ValueError(f"could not broadcast where mask from shape {wh.shape} into shape "
-                             f"{dst.shape}")
+        write.check_where(wh.shape, dst.shape)
     write.assign(dst, src, where=wh)
 
 

@@ -4,7 +4,7 @@ import operator
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import devices
+from .._core import devices, probe
 from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
 from .._core.np_doc import np_doc
 
@@ -14,7 +14,8 @@ __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 def _scaled(ints, n, d):
     """``ints * (1.0 / (n * d))`` with NumPy's scalar arithmetic and result dtype."""
     val = 1.0 / (n * d)
-    dt = np.result_type(np.empty(0, np.int64), val)
+    weak = type(val)(0) if type(val) in (int, float, complex) else val  # its value is no key
+    dt = probe.call(np.result_type, probe.Spec((0,), np.int64), weak)
     return ints.astype(dt) * jnp.asarray(val, dt)
 
 

@@ -4,6 +4,7 @@ import warnings
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import probe
 from .._core.normalize import ArrayLike, OutArray, normalize, normalize_axis
 from .._core.np_doc import np_doc
 
@@ -26,7 +27,7 @@ def _complex_dtype(dt):
 
 
 def _real_dtype(dt):
-    return np.result_type(np.empty(0, dt).real.dtype, 1.0)
+    return np.result_type(probe.dtype_of(np.real, probe.Spec((0,), dt)), 1.0)
 
 
 def _raw(a, n, axis, is_real, is_forward, norm):
@@ -41,7 +42,7 @@ def _raw(a, n, axis, is_real, is_forward, norm):
                             "inputs could not be safely coerced to any supported types "
                             "according to the casting rule ''safe''")
         cdt = _complex_dtype(a.dtype)
-        x = a.astype(np.empty(0, cdt).real.dtype)
+        x = a.astype(probe.dtype_of(np.real, probe.Spec((0,), cdt)))
         return jnp.fft.rfft(x, n=n, axis=axis, norm=norm).astype(cdt)
     if is_real:
         rdt = _real_dtype(a.dtype)

@@ -8,6 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._core import probe
 from .._core.fallback import module_getattr as _module_getattr
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
@@ -32,8 +33,8 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     window_shape = tuple(int(w) for w in (window_shape if np.iterable(window_shape) else
                                           (window_shape,)))
     # NumPy's checks and result shape, on a zero-stride placeholder of x's shape
-    ph = np.lib.stride_tricks.sliding_window_view(
-        np.broadcast_to(np.zeros((), bool), x.shape), window_shape, axis)
+    ph = probe.call(np.lib.stride_tricks.sliding_window_view, probe.Spec(x.shape, bool),
+                    window_shape, axis)
     if writeable:
         raise ValueError("tnp: sliding_window_view(writeable=True) is not supported (the "
                          "result is a copy, not a view)")
@@ -41,7 +42,8 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         axis = tuple(range(x.ndim))
     else:
         axis = tuple(a % x.ndim for a in (axis if np.iterable(axis) else (axis,)))
-    out = _windows(x._value, window_shape, axis) if ph.size else jnp.zeros(ph.shape, x.dtype)
+    out = (_windows(x._value, window_shape, axis) if 0 not in ph.shape
+           else jnp.zeros(ph.shape, x.dtype))
     return ndarray._wrap(out.reshape(ph.shape), writeable=False)
 
 

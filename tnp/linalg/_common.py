@@ -1,20 +1,18 @@
 """Shared pieces of tnp.linalg: NumPy's linalg dtype rules, shape checks, value checks."""
-import functools
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from .._core import syncs
+from .._core import probe, syncs
 
 HIGHEST = jax.lax.Precision.HIGHEST
 
 
-@functools.lru_cache(maxsize=None)
 def common_type_of(*dts):
     """``common_type`` from dtypes."""
-    t, result_t = np.linalg._linalg._commonType(*(np.empty(0, dt) for dt in dts))
+    t, result_t = probe.call(np.linalg._linalg._commonType, *(probe.Spec((0,), dt) for dt in dts))
     return np.dtype(t), np.dtype(result_t)
 
 
@@ -37,7 +35,7 @@ def shape_of(x):
 
 
 def real_dtype(dt):
-    return np.empty(0, dt).real.dtype
+    return probe.dtype_of(np.real, probe.Spec((0,), dt))
 
 
 def assert_stacked_2d(*arrays):

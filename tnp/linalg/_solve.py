@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
+from .._core import probe
 from .._core.normalize import ArrayLike, normalize, to_jax
 from .._core.np_doc import np_doc
 from . import _common as c
@@ -249,7 +250,7 @@ def tensorinv(a, ind=2):
         raise ValueError("Invalid ind argument.")
     invshape = shape[ind:] + shape[:ind]
     prod = int(np.prod(shape[ind:], dtype=np.int64))
-    np.empty(shape, dtype=np.bool_).reshape(prod, -1)  # NumPy's reshape error, if any
+    probe.call(np.reshape, probe.like(a, np.bool_), (prod, -1))  # NumPy's reshape error, if any
     return inv(_reshape(a, (prod, -1))).reshape(invshape)
 
 

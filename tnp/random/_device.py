@@ -24,7 +24,7 @@ from .._core import write
 from .._core.ndarray import ndarray
 from . import _samplers as S
 from ._convert import is_device_array, value
-from ._exact import Generator
+from ._exact import Generator, register_device_engine
 
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
@@ -406,3 +406,6 @@ for _name in dir(np.random.Generator):
         DeviceGenerator.__dict__[_name].__doc__ = getattr(np.random.Generator, _name).__doc__ + _NOTE
     else:
         setattr(DeviceGenerator, _name, _unavailable(_name))
+
+
+register_device_engine(Threefry, DeviceGenerator)

@@ -22,7 +22,7 @@ import numpy as np
 from jax._src import core as _jcore  # eval_context: no public API (as in tnp._core.write)
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._core import tracing, write
+from .._core import probe, tracing, write
 from .._core.errors import TnpTracingError
 from .._core.ndarray import ndarray
 from ._convert import take, to_device, to_host
@@ -47,6 +47,17 @@ def _traced(args, kwargs):
     return tracing.active() or any(
         isinstance(x._root._buf if isinstance(x, ndarray) else x, jax.core.Tracer)
         for x in leaves)
+
+
+# The device engine's (bit generator, Generator subclass), registered by ``_device`` when it is
+# imported (``tnp.random`` imports it): this module does not import it.
+_DEVICE_ENGINE = []
+
+
+def register_device_engine(bit_generator_cls, generator_cls):
+    """Make ``Generator(bit_generator_cls(...))`` a ``generator_cls``, and use that engine for
+    the exact engine's traced calls."""
+    _DEVICE_ENGINE[:] = (bit_generator_cls, generator_cls)
 
 
 def _exact(numpy_method):
@@ -110,16 +121,15 @@ class _Engine:
 
     def _device(self):
         if self._companion is None:
-            from ._device import DeviceGenerator, Threefry
+            bit_generator, generator = _DEVICE_ENGINE
             with _jcore.eval_context():  # made eagerly, so a trace threads its key
-                self._companion = DeviceGenerator(Threefry(self._companion_seed()))
+                self._companion = generator(bit_generator(self._companion_seed()))
         return self._companion
 
     def _reseed_companion(self):
         if self._companion is not None:
-            from ._device import Threefry
             write.assign(self._companion.bit_generator.key,
-                         Threefry(self._companion_seed()).key._value)
+                         _DEVICE_ENGINE[0](self._companion_seed()).key._value)
 
     def _device_call(self, name, args, kwargs):
         gen = self._device()
@@ -189,9 +199,8 @@ class Generator(_Engine):
     ``Generator(Threefry(seed))`` is a device-engine generator (see ``tnp.random._device``)."""
 
     def __new__(cls, bit_generator):
-        from ._device import DeviceGenerator, Threefry
-        if cls is Generator and isinstance(bit_generator, Threefry):
-            cls = DeviceGenerator
+        if cls is Generator and isinstance(bit_generator, _DEVICE_ENGINE[0]):
+            cls = _DEVICE_ENGINE[1]
         return super().__new__(cls)
 
     def __init__(self, bit_generator):
@@ -235,7 +244,8 @@ class Generator(_Engine):
         if not isinstance(x, ndarray) or (out is not None and not isinstance(out, ndarray)):
             return to_device(self._np.permuted(to_host(x), axis=axis, out=to_host(out)))
         if out is not None and out.shape != x.shape:  # NumPy's error, before any draw
-            self._np.permuted(np.empty(x.shape), axis=axis, out=np.empty(out.shape))
+            probe.call(self._np.permuted, probe.like(x, np.float64), axis=axis,
+                       out=probe.Out(out.shape, np.float64))
         flat = np.arange(x.size, dtype=np.intp).reshape(x.shape)
         idx = self._np.permuted(flat, axis=axis)
         result = ndarray._wrap(x._value.reshape(-1)[idx.reshape(-1)].reshape(x.shape))

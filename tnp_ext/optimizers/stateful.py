@@ -35,15 +35,8 @@ def _check_var(var):
 
 def _swap_and_call(roots, values, fn):
     """Run ``fn()`` with the roots' buffers replaced by ``values`` (e.g. tracers)."""
-    saved = [(r._buf, r._version) for r in roots]
-    try:
-        for r, v in zip(roots, values):
-            r._buf = v
-            r._version += 1
+    with write.swap(roots, values):
         return fn()
-    finally:
-        for r, (b, ver) in zip(roots, saved):
-            r._buf, r._version = b, ver + 2
 
 
 class Optimizer:
@@ -87,7 +80,7 @@ class Optimizer:
             out = _swap_and_call(roots, values, loss)
             return _value(out).reshape(())
 
-        grads = jax.grad(f)([r._buf for r in roots])
+        grads = jax.grad(f)([r._value for r in roots])
         return [(ndarray._wrap(g), v) for g, v in zip(grads, var_list)]
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):

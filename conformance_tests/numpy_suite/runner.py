@@ -1,0 +1,514 @@
+"""The runner of ``python -m conformance_tests.numpy_suite`` (see the package docstring)."""
+import argparse
+import collections
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy
+
+from . import rewrite as _rewrite
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NUMPY_DIR = os.path.dirname(numpy.__file__)
+
+# (key in the temporary directory, path inside the installed NumPy), most valuable first: the
+# order in which a run with a time budget takes them.
+FILES = [
+    ("core/test_umath.py", "_core/tests/test_umath.py"),
+    ("core/test_ufunc.py", "_core/tests/test_ufunc.py"),
+    ("core/test_numeric.py", "_core/tests/test_numeric.py"),
+    ("lib/test_function_base.py", "lib/tests/test_function_base.py"),
+    ("core/test_shape_base.py", "_core/tests/test_shape_base.py"),
+    ("lib/test_shape_base.py", "lib/tests/test_shape_base.py"),
+    ("core/test_indexing.py", "_core/tests/test_indexing.py"),
+    ("linalg/test_linalg.py", "linalg/tests/test_linalg.py"),
+    ("linalg/test_regression.py", "linalg/tests/test_regression.py"),
+    ("linalg/test_deprecations.py", "linalg/tests/test_deprecations.py"),
+    ("fft/test_pocketfft.py", "fft/tests/test_pocketfft.py"),
+    ("fft/test_helper.py", "fft/tests/test_helper.py"),
+    ("core/test_nep50_promotions.py", "_core/tests/test_nep50_promotions.py"),
+    ("core/test_einsum.py", "_core/tests/test_einsum.py"),
+    ("core/test_item_selection.py", "_core/tests/test_item_selection.py"),
+    ("core/test_function_base.py", "_core/tests/test_function_base.py"),
+    ("lib/test_twodim_base.py", "lib/tests/test_twodim_base.py"),
+    ("lib/test_index_tricks.py", "lib/tests/test_index_tricks.py"),
+    ("lib/test_arraysetops.py", "lib/tests/test_arraysetops.py"),
+    ("lib/test_nanfunctions.py", "lib/tests/test_nanfunctions.py"),
+    ("lib/test_stride_tricks.py", "lib/tests/test_stride_tricks.py"),
+    ("lib/test_type_check.py", "lib/tests/test_type_check.py"),
+    ("lib/test_ufunclike.py", "lib/tests/test_ufunclike.py"),
+    ("lib/test_polynomial.py", "lib/tests/test_polynomial.py"),
+    ("core/test_getlimits.py", "_core/tests/test_getlimits.py"),
+    ("core/test_dtype.py", "_core/tests/test_dtype.py"),
+    ("random/test_generator_mt19937.py", "random/tests/test_generator_mt19937.py"),
+    ("random/test_generator_mt19937_regressions.py",
+     "random/tests/test_generator_mt19937_regressions.py"),
+    ("core/test_multiarray.py", "_core/tests/test_multiarray.py"),
+]
+SOURCES = dict(FILES)
+
+PYTEST_INI = """[pytest]
+addopts = -p no:cacheprovider --import-mode=importlib -m "not slow and not xslow"
+  -o console_output_style=classic
+filterwarnings =
+    error
+    ignore::tnp.TnpFallbackWarning
+    ignore::DeprecationWarning:jax.*
+    ignore::DeprecationWarning:jaxlib.*
+    ignore:.*jax.*:DeprecationWarning
+    ignore:the matrix subclass is not:PendingDeprecationWarning
+    ignore:Importing from numpy.matlib
+    ignore:Due to '_pack_', the
+"""
+
+OUTCOMES = ("passed", "failed", "error", "crashed", "skipped", "xfailed")
+
+
+def _ids_file(name):
+    return os.path.join(HERE, name)
+
+
+def prepare(workdir, keys):
+    """Copy and rewrite the files ``keys`` of the installed NumPy into ``workdir``."""
+    log = []
+    for key in keys:
+        src = os.path.join(NUMPY_DIR, SOURCES[key])
+        dst = os.path.join(workdir, key)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(src, encoding="utf-8") as f:
+            text, edits = _rewrite.rewrite(f.read())
+        with open(dst, "w", encoding="utf-8") as f:
+            f.write(text)
+        data = os.path.join(os.path.dirname(src), "data")
+        link = os.path.join(os.path.dirname(dst), "data")
+        if os.path.isdir(data) and not os.path.exists(link):
+            os.symlink(data, link)
+        log.append(f"## {key} (from numpy/{SOURCES[key]})")
+        log.extend(f"{ln}: {old}  ->  {new}" for ln, old, new in edits)
+    shutil.copy(os.path.join(HERE, "suite_conftest.py"), os.path.join(workdir, "conftest.py"))
+    shutil.copy(os.path.join(HERE, "support.py"), os.path.join(workdir, "tnp_suite_support.py"))
+    with open(os.path.join(workdir, "pytest.ini"), "w") as f:
+        f.write(PYTEST_INI)
+    with open(os.path.join(workdir, "rewrites.txt"), "w") as f:
+        f.write("\n".join(log) + "\n")
+
+
+def run_pytest(workdir, keys, record, *, timeout, test_timeout, placement, xdist, select=None,
+               logname="pytest.log"):
+    """One pytest process over ``keys``; True when it finished before ``timeout``."""
+    env = dict(os.environ)
+    repo = os.path.dirname(os.path.dirname(HERE))
+    env["PYTHONPATH"] = os.pathsep.join([workdir, repo] + (
+        [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env.update(TNP_SUITE_RECORD=record, TNP_SUITE_TIMEOUT=str(test_timeout),
+               TNP_SUITE_DESELECT=_ids_file("deselected.txt"), TNP_PLACEMENT=placement)
+    if select:
+        env["TNP_SUITE_SELECT"] = select
+    else:
+        env.pop("TNP_SUITE_SELECT", None)
+    cmd = [sys.executable, "-m", "pytest", "-c", os.path.join(workdir, "pytest.ini"),
+           "--rootdir", workdir, "-q", *keys]
+    cmd += ["-n", str(xdist)] if xdist else ["-p", "no:xdist"]
+    with open(os.path.join(workdir, logname), "a") as out:
+        out.write(f"$ {' '.join(cmd)}\n")
+        out.flush()
+        proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)
+            proc.wait()
+            out.write(f"\n[runner] killed after {timeout:.0f} s\n")
+            return False
+
+
+def collect_numpy(workdir, key):
+    """The test ids NumPy's unmodified file ``key`` holds (deselections and `slow` applied)."""
+    orig = os.path.join(workdir, "_numpy_orig")
+    dst = os.path.join(orig, key)
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    shutil.copy(os.path.join(NUMPY_DIR, SOURCES[key]), dst)
+    for name in ("conftest.py", "pytest.ini"):
+        shutil.copy(os.path.join(workdir, name), os.path.join(orig, name))
+    env = dict(os.environ, TNP_SUITE_DESELECT=_ids_file("deselected.txt"))
+    env.pop("TNP_SUITE_RECORD", None)
+    env.pop("TNP_SUITE_SELECT", None)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-c", os.path.join(orig, "pytest.ini"),
+                           "--rootdir", orig, "-q", "--collect-only", "-p", "no:xdist", key],
+                          cwd=orig, env=env, capture_output=True, text=True, timeout=600)
+    return [ln.strip() for ln in proc.stdout.splitlines() if ln.startswith(key + "::")]
+
+
+def read_record(path):
+    """{test id: (outcome, first line of the failure, seconds)}, collection errors, collected."""
+    tests, collect_errors, collected = {}, [], 0
+    started = []
+    if not os.path.exists(path):
+        return tests, collect_errors, collected
+    with open(path) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            ev = r.get("event")
+            if ev == "collected":
+                collected += r["n"]
+            elif ev == "collect_error":
+                collect_errors.append((r["id"], r["msg"]))
+            elif ev == "start":
+                started.append(r["id"])
+                tests.setdefault(r["id"], ["crashed", "did not finish (crash or the file's time "
+                                           "limit)", 0.0])
+            elif ev == "report":
+                t = tests.setdefault(r["id"], ["crashed", "", 0.0])
+                t[2] += r.get("dur", 0.0)
+                if t[0] == "crashed" and r["when"] == "setup" and r["outcome"] == "passed":
+                    t[0], t[1] = "passed", ""
+                if r["outcome"] == "failed":
+                    if r["xfail"]:  # strict xfail that passed
+                        kind = "failed"
+                    else:
+                        kind = "failed" if r["when"] == "call" else "error"
+                    if t[0] not in ("failed", "error"):
+                        t[0], t[1] = kind, r["msg"]
+                elif r["outcome"] == "skipped" and t[0] not in ("failed", "error"):
+                    t[0], t[1] = ("xfailed" if r["xfail"] else "skipped"), r["msg"]
+                elif r["when"] == "call" and r["outcome"] == "passed" and t[0] == "crashed":
+                    t[0] = "passed"
+    return {k: tuple(v) for k, v in tests.items()}, collect_errors, collected
+
+
+def function_of(test_id):
+    return test_id.split("[", 1)[0]
+
+
+def rates(tests):
+    """(raw rate, per-function rate, counts) over tests that ran (skips and xfails excluded)."""
+    counts = collections.Counter(o for o, _, _ in tests.values())
+    ran = counts["passed"] + counts["failed"] + counts["error"] + counts["crashed"]
+    raw = counts["passed"] / ran if ran else None
+    per = collections.defaultdict(list)
+    for tid, (o, _, _) in tests.items():
+        if o in ("passed", "failed", "error", "crashed"):
+            per[function_of(tid)].append(o == "passed")
+    fn = (sum(sum(v) / len(v) for v in per.values()) / len(per)) if per else None
+    return raw, fn, counts, len(per)
+
+
+def family(msg):
+    """A failure's first line with numbers, arrays and quoted names blurred, to group families."""
+    m = re.sub(r"0x[0-9a-f]+", "0x…", msg)
+    m = re.sub(r"\d+(\.\d+)?(e[+-]?\d+)?", "N", m)
+    m = re.sub(r"\[[^\]]*\]", "[…]", m)
+    return m[:160]
+
+
+def _pct(x):
+    return "—" if x is None else f"{100 * x:.1f}%"
+
+
+def write_report(path, results, meta):
+    """results: {key: dict(tests=..., collect_errors=..., finished=..., seconds=...)}"""
+    alltests = {}
+    for key, r in results.items():
+        alltests.update({f"{key}::{t}" if not t.startswith(key) else t: v
+                         for t, v in r["tests"].items()})
+    raw, fn, counts, nfn = rates(alltests)
+    L = []
+    L.append("# NumPy's own test suite, run against tnp")
+    L.append("")
+    L.append("Generated by `python -m conformance_tests.numpy_suite` "
+             "(see `conformance_tests/numpy_suite/__init__.py` for the import-rewriting rule). "
+             "Do not edit by hand.")
+    L.append("")
+    for k, v in meta.items():
+        L.append(f"- {k}: {v}")
+    L.append("")
+    L.append("Rates count the tests that ran: passed / (passed + failed + error + crashed); "
+             "skips (NumPy's own platform skips) and NumPy's own xfails are left out. "
+             "*Per-function*: every test function weighs one, its parametrizations averaged. "
+             "*crashed*: a test that was running when its file hit its wall-clock limit or the "
+             "process died. "
+             "*forced device* is `TNP_PLACEMENT=device`; *default placement* is tnp's default "
+             "placement. tnp has no host tier yet (every numeric array lives on the device), so "
+             "the two columns are one and the same run until the host tier reads "
+             "`TNP_PLACEMENT`; the runner's `--placement` option fills the second column then.")
+    L.append("")
+    L.append("## Totals")
+    L.append("")
+    L.append("| | forced device | default placement |")
+    L.append("|---|---|---|")
+    L.append(f"| raw rate (tests) | {_pct(raw)} | {_pct(raw)} (same run) |")
+    L.append(f"| per-function rate | {_pct(fn)} | {_pct(fn)} (same run) |")
+    L.append(f"| tests: " + ", ".join(f"{o} {counts[o]}" for o in OUTCOMES)
+             + f" | (same run) | |")
+    L.append(f"| test functions that ran | {nfn} | (same run) |")
+    L.append("")
+    L.append("## Per file")
+    L.append("")
+    L.append("| file | raw rate | per-function rate | passed | failed | error | crashed | "
+             "skipped | xfailed | deselected | finished | seconds |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for key, r in results.items():
+        fr, ff, c, _ = rates(r["tests"])
+        L.append(f"| {key} | {_pct(fr)} | {_pct(ff)} | " + " | ".join(
+            str(c[o]) for o in OUTCOMES) + f" | {r.get('deselected', 0)} | "
+            f"{'yes' if r['finished'] else '**no (time limit)**'} | {r['seconds']:.0f} |")
+    not_run = [k for k, _ in FILES if k not in results]
+    L.append("")
+    L.append("Files not run: " + (", ".join(not_run) if not_run else "none") + ".")
+    L.append("")
+    # families
+    fam = collections.Counter()
+    example = {}
+    for tid, (o, msg, _) in alltests.items():
+        if o in ("failed", "error", "crashed"):
+            f = family(msg)
+            fam[f] += 1
+            example.setdefault(f, (tid, msg))
+    L.append("## Most frequent failures (first line of the failure, numbers blurred)")
+    L.append("")
+    L.append("| count | first line | example |")
+    L.append("|---|---|---|")
+    for f, n in fam.most_common(25):
+        L.append(f"| {n} | `{_md(f)}` | `{_md(example[f][0])}` |")
+    L.append("")
+    cerr = [(k, e) for k, r in results.items() for e in r["collect_errors"]]
+    if cerr:
+        L.append("## Collection errors")
+        L.append("")
+        for k, (nid, msg) in cerr:
+            L.append(f"- {k}: `{_md(nid)}`: {_md(msg)}")
+        L.append("")
+    L.append("## Per test function")
+    L.append("")
+    L.append("Functions with any failure first; fully passing ones are listed compactly.")
+    for key, r in results.items():
+        per = collections.OrderedDict()
+        for tid, (o, msg, _) in r["tests"].items():
+            per.setdefault(function_of(tid), []).append((o, msg))
+        L.append("")
+        L.append(f"### {key}")
+        L.append("")
+        bad, good, skipped = [], [], []
+        for f, lst in per.items():
+            c = collections.Counter(o for o, _ in lst)
+            ran = c["passed"] + c["failed"] + c["error"] + c["crashed"]
+            name = f.split("::", 1)[1] if "::" in f else f
+            if ran == 0:
+                skipped.append(name)
+            elif c["passed"] == ran:
+                good.append(name + (f" ({ran})" if ran > 1 else ""))
+            else:
+                first = next(m for o, m in lst if o in ("failed", "error", "crashed"))
+                bad.append(f"| `{_md(name)}` | {c['passed']} | {c['failed']} | {c['error']} | "
+                           f"{c['crashed']} | {c['skipped'] + c['xfailed']} | `{_md(first)}` |")
+        if bad:
+            L.append("| function | passed | failed | error | crashed | skipped | first failure |")
+            L.append("|---|---|---|---|---|---|---|")
+            L.extend(bad)
+            L.append("")
+        if good:
+            L.append(f"Passing ({len(good)}): " + ", ".join(f"`{_md(g)}`" for g in good))
+            L.append("")
+        if skipped:
+            L.append(f"Only skipped ({len(skipped)}): " + ", ".join(f"`{_md(s)}`" for s in skipped))
+    with open(path, "w") as f:
+        f.write("\n".join(L) + "\n")
+    return raw, fn, counts, fam
+
+
+def _md(s):
+    return str(s).replace("|", "\\|").replace("`", "'").replace("\n", " ")
+
+
+def _key_of(test_id):
+    return test_id.split("::", 1)[0]
+
+
+def cmd_full(args):
+    keys = args.files or [k for k, _ in FILES]
+    unknown = [k for k in keys if k not in SOURCES]
+    if unknown:
+        sys.exit(f"unknown files: {unknown}; known: {[k for k, _ in FILES]}")
+    workdir = args.workdir or tempfile.mkdtemp(prefix="tnp-numpy-suite-")
+    os.makedirs(workdir, exist_ok=True)
+    prepare(workdir, keys)
+    print(f"[numpy_suite] NumPy {numpy.__version__} tests from {NUMPY_DIR}; work dir {workdir}",
+          flush=True)
+    t_start = time.time()
+    deadline = t_start + 60 * args.budget_min
+    results = {}
+    for key in keys:
+        left = deadline - time.time()
+        if left < 30:
+            print(f"[numpy_suite] budget spent: {key} and later files not run", flush=True)
+            break
+        record = os.path.join(workdir, key.replace("/", "__") + ".jsonl")
+        if os.path.exists(record):
+            os.remove(record)
+        t0 = time.time()
+        finished = run_pytest(workdir, [key], record, timeout=min(left, 60 * args.file_min),
+                              test_timeout=args.timeout, placement=args.placement,
+                              xdist=args.n, logname=key.replace("/", "__") + ".log")
+        tests, cerr, collected = read_record(record)
+        if cerr and not tests:
+            # The rewritten module did not import: its tests count as errors, as many as NumPy
+            # collects from the unmodified file (so a file that fails to import weighs what it
+            # holds, not zero).
+            msg = "module failed to import under tnp: " + cerr[0][1]
+            tests = {t: ("error", msg, 0.0) for t in collect_numpy(workdir, key)}
+        desel = 0
+        with open(record) if os.path.exists(record) else open(os.devnull) as f:
+            for line in f:
+                r = json.loads(line)
+                if r.get("event") == "collected":
+                    desel += r["deselected"]
+        results[key] = dict(tests=tests, collect_errors=cerr, finished=finished,
+                            seconds=time.time() - t0, deselected=desel)
+        raw, fn, c, _ = rates(tests)
+        print(f"[numpy_suite] {key}: {len(tests)} tests in {time.time() - t0:.0f} s, raw "
+              f"{_pct(raw)}, per-function {_pct(fn)}, "
+              + ", ".join(f"{o} {c[o]}" for o in OUTCOMES)
+              + ("" if finished else " (time limit)"), flush=True)
+    total = time.time() - t_start
+    with open(os.path.join(workdir, "results.json"), "w") as f:
+        json.dump({k: dict(v, tests={t: list(x) for t, x in v["tests"].items()})
+                   for k, v in results.items()}, f)
+    meta = collections.OrderedDict([
+        ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+        ("NumPy", f"{numpy.__version__} (its installed tests)"),
+        ("Python", platform.python_version()),
+        ("machine", f"{platform.machine()}, {os.cpu_count()} CPUs; JAX backend "
+                    f"{_backend()}"),
+        ("command", f"`python -m conformance_tests.numpy_suite {' '.join(args.argv)}`".rstrip()),
+        ("per-test timeout", f"{args.timeout} s; per-file limit {args.file_min} min; "
+                             f"budget {args.budget_min} min"),
+        ("wall clock", f"{total / 60:.1f} min"),
+        ("NumPy's `slow` tests", "not run (`-m 'not slow'`, as NumPy's default `spin test`)"),
+        ("deselected", "see `deselected.txt` (each with its reason)"),
+    ])
+    out = args.out or os.path.join(HERE, "results.md")
+    raw, fn, counts, fam = write_report(out, results, meta)
+    print(f"[numpy_suite] report {out}: raw {_pct(raw)}, per-function {_pct(fn)}; "
+          f"{total / 60:.1f} min; records in {workdir}", flush=True)
+    return 0
+
+
+def _backend():
+    try:
+        import jax
+        return jax.default_backend()
+    except Exception:  # pragma: no cover
+        return "?"
+
+
+def read_quick():
+    ids, version = [], None
+    with open(_ids_file("quick.txt")) as f:
+        for line in f:
+            if line.startswith("# numpy "):
+                version = line.split()[2]
+            line = line.strip()
+            if line and not line.startswith("#"):
+                ids.append(line)
+    return ids, version
+
+
+def cmd_quick(args):
+    """Run the quick subset; exit 1 if a test recorded as passing in the baseline fails."""
+    ids, version = read_quick()
+    keys = [k for k, _ in FILES if any(_key_of(i) == k for i in ids)]
+    workdir = args.workdir or tempfile.mkdtemp(prefix="tnp-numpy-suite-quick-")
+    os.makedirs(workdir, exist_ok=True)
+    prepare(workdir, keys)
+    select = os.path.join(workdir, "select.txt")
+    with open(select, "w") as f:
+        f.write("\n".join(ids) + "\n")
+    record = os.path.join(workdir, "quick.jsonl")
+    if os.path.exists(record):
+        os.remove(record)
+    t0 = time.time()
+    finished = run_pytest(workdir, keys, record, timeout=60 * args.file_min,
+                          test_timeout=args.timeout, placement=args.placement, xdist=args.n,
+                          select=select, logname="quick.log")
+    tests, cerr, _ = read_record(record)
+    bad = {t: v for t, v in tests.items() if v[0] in ("failed", "error", "crashed")}
+    missing = [i for i in ids if i not in tests]
+    same_numpy = version == numpy.__version__
+    print(f"[numpy_suite --quick] {len(ids)} baseline-passing tests, {len(tests)} ran in "
+          f"{time.time() - t0:.0f} s; {len(bad)} regressions, {len(missing)} missing "
+          f"(NumPy {numpy.__version__}, baseline {version}); log {workdir}/quick.log")
+    for t, (o, msg, _) in sorted(bad.items()):
+        print(f"REGRESSION {o}: {t}: {msg}")
+    for m in missing[:50]:
+        print(f"MISSING: {m}")
+    for nid, msg in cerr:
+        print(f"COLLECTION ERROR: {nid}: {msg}")
+    fail = bool(bad) or not finished or (bool(missing) and same_numpy)
+    return 1 if fail else 0
+
+
+def cmd_make_quick(args):
+    """Write quick.txt from a full run's records: fast passing tests, spread over functions."""
+    with open(os.path.join(args.make_quick, "results.json")) as f:
+        results = json.load(f)
+    per_fn = collections.OrderedDict()
+    for key, r in results.items():
+        for tid, (o, msg, dur) in r["tests"].items():
+            if o == "passed" and dur < args.quick_max_s and " " not in tid:
+                per_fn.setdefault(function_of(tid), []).append((tid, dur))
+    # round-robin: one test per function, then a second, ... until the size is reached
+    chosen, depth = [], 0
+    while len(chosen) < args.quick_size and depth < 5:
+        for fn, lst in per_fn.items():
+            if depth < len(lst) and len(chosen) < args.quick_size:
+                chosen.append(lst[depth][0])
+        depth += 1
+    with open(_ids_file("quick.txt"), "w") as f:
+        f.write("# The quick subset of NumPy's tests that CI runs as a regression gate\n"
+                "# (tests/test_numpy_suite_gate.py): each passed in the committed baseline run\n"
+                "# (results.md). Written by `python -m conformance_tests.numpy_suite "
+                "--make-quick WORKDIR`; a test that fails now is a regression.\n")
+        f.write(f"# numpy {numpy.__version__}\n")
+        f.write("\n".join(sorted(chosen, key=lambda t: ([k for k, _ in FILES].index(
+            _key_of(t)), t))) + "\n")
+    print(f"wrote {len(chosen)} ids to {_ids_file('quick.txt')}")
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    p = argparse.ArgumentParser(prog="python -m conformance_tests.numpy_suite",
+                                description=__doc__)
+    p.add_argument("files", nargs="*", help="keys of FILES (default: all, in priority order)")
+    p.add_argument("--quick", action="store_true", help="run the CI quick subset (quick.txt)")
+    p.add_argument("--make-quick", metavar="WORKDIR", help="write quick.txt from a full run")
+    p.add_argument("--quick-size", type=int, default=300)
+    p.add_argument("--quick-max-s", type=float, default=0.05)
+    p.add_argument("--placement", default=os.environ.get("TNP_PLACEMENT", "device"),
+                   help="passed to the tests as TNP_PLACEMENT (default: device)")
+    p.add_argument("-n", type=int, default=0, help="pytest-xdist workers (0: no xdist)")
+    p.add_argument("--timeout", type=int, default=20, help="per-test timeout, seconds")
+    p.add_argument("--file-min", type=float, default=10, help="wall-clock limit per file, min")
+    p.add_argument("--budget-min", type=float, default=45, help="wall-clock budget, minutes")
+    p.add_argument("--workdir", help="keep the rewritten files and records here")
+    p.add_argument("--out", help="report path (default: results.md next to this module)")
+    args = p.parse_args(argv)
+    args.argv = argv
+    if args.make_quick:
+        return cmd_make_quick(args)
+    if args.quick:
+        return cmd_quick(args)
+    return cmd_full(args)

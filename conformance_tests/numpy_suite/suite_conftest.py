@@ -1,0 +1,144 @@
+"""conftest.py of the temporary directory holding NumPy's rewritten tests (copied there by the
+runner; not a conftest of tnp's own suite).
+
+- NumPy's markers and a deterministic hypothesis profile (NumPy's conftest is not copied: it
+  checks the FPU mode and sets up doctests, neither of which concerns tnp).
+- A per-test timeout (SIGALRM, per phase: setup, call, teardown): ``TNP_SUITE_TIMEOUT`` seconds.
+  It interrupts Python code; a hang inside one compiled call is cut by the runner's per-file
+  wall-clock limit instead, and the test that was running is recorded as ``crashed``.
+- Deselection (``TNP_SUITE_DESELECT``: a file of node ids or node-id prefixes) and selection
+  (``TNP_SUITE_SELECT``).
+- Every result is appended as one JSON line to ``TNP_SUITE_RECORD`` as it happens, so a crash or
+  a kill loses nothing already run.
+"""
+import json
+import os
+import signal
+
+import hypothesis
+import pytest
+
+hypothesis.settings.register_profile(
+    "tnp-suite", deadline=None, max_examples=int(os.environ.get("TNP_SUITE_HYPOTHESIS", "20")),
+    derandomize=True, database=None, suppress_health_check=list(hypothesis.HealthCheck))
+hypothesis.settings.load_profile("tnp-suite")
+
+_RECORD = os.environ.get("TNP_SUITE_RECORD")
+_TIMEOUT = int(os.environ.get("TNP_SUITE_TIMEOUT", "20"))
+
+
+def _write(**rec):
+    if _RECORD:
+        with open(_RECORD, "a") as f:
+            f.write(json.dumps(rec) + "\n")
+
+
+def _ids(var):
+    path = os.environ.get(var)
+    if not path:
+        return None
+    out = []
+    with open(path) as f:
+        for line in f:
+            line = line.split(" #", 1)[0].strip()
+            if line and not line.startswith("#"):
+                out.append(line)
+    return out
+
+
+def _matches(nodeid, entries):
+    for e in entries:
+        if nodeid == e or nodeid.startswith(e + "[") or nodeid.startswith(e + "::"):
+            return True
+    return False
+
+
+def pytest_configure(config):
+    for m in ("valgrind_error", "leaks_references", "slow", "slow_pypy", "xslow",
+              "thread_unsafe", "iterations", "parallel_threads", "limited_api",
+              "flaky", "timeout"):
+        config.addinivalue_line("markers", f"{m}: NumPy's marker")
+
+
+def pytest_collection_modifyitems(session, config, items):
+    deselect = _ids("TNP_SUITE_DESELECT") or []
+    select = _ids("TNP_SUITE_SELECT")
+    select = set(select) if select is not None else None
+    keep, drop = [], []
+    for item in items:
+        if _matches(item.nodeid, deselect) or (select is not None and item.nodeid not in select):
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+    _write(event="collected", n=len(keep), deselected=len(drop))
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _write(event="collect_error", id=report.nodeid, msg=_first_line(report))
+
+
+class PerTestTimeout(BaseException):
+    """BaseException: a test's own ``except Exception`` or ``pytest.raises`` cannot swallow it."""
+
+
+def _alarm(signum, frame):
+    raise PerTestTimeout(f"tnp-suite timeout: over {_TIMEOUT} s")
+
+
+def _timed():
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(_TIMEOUT)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    yield from _timed()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    yield from _timed()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item):
+    yield from _timed()
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _write(event="start", id=nodeid)
+
+
+def _first_line(report):
+    lr = report.longrepr
+    if lr is None:
+        return ""
+    if isinstance(lr, tuple):  # skip: (path, lineno, reason)
+        return str(lr[2]).splitlines()[0] if str(lr[2]) else ""
+    crash = getattr(lr, "reprcrash", None)
+    text = crash.message if crash is not None else str(lr)
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    first = lines[0]
+    # NumPy's assert_* helpers: "AssertionError:", then "Items are not equal:" / "Arrays are not
+    # equal", then what differs (" ACTUAL: <class ...>", "Mismatched elements: ..."): keep those.
+    if first.endswith(":") and len(lines) > 1:
+        first = f"{first} {lines[1]}"
+        if lines[1].startswith(("Items are not", "Arrays are not")) and len(lines) > 2:
+            first = f"{first} {lines[2]}"
+    return first[:300]
+
+
+def pytest_runtest_logreport(report):
+    _write(event="report", id=report.nodeid, when=report.when, outcome=report.outcome,
+           xfail=hasattr(report, "wasxfail"), dur=round(report.duration, 4),
+           msg=_first_line(report) if report.outcome != "passed" else "")

@@ -1,0 +1,401 @@
+"""The NumPy face of ``tnp.ndarray``: its operators, methods and NumPy-facing properties,
+attached to the class (``ndarray.py``, the array's storage) from above, as jax.numpy attaches
+its array methods.
+
+Every operation is implemented once, in the ``tnp`` namespace (bound by ``tnp/__init__`` through
+``bind_namespace``, so this module imports nothing above ``tnp._core``); operators and methods
+call it. Writes go through ``write.assign``; indexing through ``indexing`` plans.
+"""
+import functools
+import operator
+import sys
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
+
+from . import devices, dtypes, indexing, lenses, roots, syncs, write
+from .ndarray import ndarray
+
+_ns = None  # the tnp namespace, bound by tnp/__init__
+
+
+def bind_namespace(module):
+    global _ns
+    _ns = module
+
+
+class _Methods:
+    """The methods and properties attached to ``ndarray`` below (a class body, so that they
+    read as the class's own)."""
+
+    def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+        if buffer is not None or strides is not None:
+            raise NotImplementedError("tnp.ndarray(): buffer= and strides= are not supported; "
+                                      "use tnp.frombuffer or tnp.asarray")
+        return _ns.zeros(shape, dtype)
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @shape.setter
+    def shape(self, value):
+        """In place where NumPy allows it (no copy needed); views taken before stay valid."""
+        from .flags import numpy_layout
+        ph = numpy_layout(self).view()
+        ph.shape = value  # NumPy's errors; resolves -1
+        shape = ph.shape
+        if self._base is None:
+            write.replace_root(self, _reshaped(self._value, shape))
+        else:
+            chain, dyns = self._chain()
+            self._lens = chain + (("reshape", (self._shape, shape)),)
+            self._dyn = dyns + ((),)
+            self._shape = shape
+            self._cache = None
+
+    @property
+    def strides(self):
+        """The strides NumPy reports for the same array (a root is C-contiguous; views replay)."""
+        from .flags import numpy_layout
+        return numpy_layout(self).strides
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return _ns.swapaxes(self, -1, -2)
+
+    @property
+    def real(self):
+        if self._dtype.kind == "c":
+            return self._view(("real", None), (), self._shape, _real_dtype(self._dtype))
+        return self
+
+    @real.setter
+    def real(self, value):
+        write.assign(self.real, value)
+
+    @property
+    def imag(self):
+        if self._dtype.kind == "c":
+            return self._view(("imag", None), (), self._shape, _real_dtype(self._dtype))
+        return ndarray._wrap(jnp.zeros(self._shape, self._dtype), writeable=False)
+
+    @imag.setter
+    def imag(self, value):
+        if self._dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        write.assign(self.imag, value)
+
+    @property
+    def flags(self):
+        from .flags import Flags
+        return Flags(self)
+
+    @property
+    def flat(self):
+        from .flags import FlatIter
+        return FlatIter(self)
+
+    @flat.setter
+    def flat(self, value):
+        self.flat[...] = value
+
+    def __getitem__(self, index):
+        plan = indexing.parse(self._shape, index)
+        if type(plan) is indexing.BasicPlan:
+            if plan.scalar:
+                chain, dyns = self._chain()
+                b = self._root._buf
+                if type(b) is not _ArrayImpl:
+                    b = roots.buffer(self._root)
+                return ndarray._wrap(lenses.get_kernel(chain + (plan.lens,))(
+                    b, dyns + (plan.dyn,)))
+            return self._view(plan.lens, plan.dyn, plan.shape)
+        return ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+
+    def __setitem__(self, index, value):
+        write.assign(self, value, index=index)
+
+    def __array_namespace__(self, *, api_version=None):
+        return _ns
+
+    def __reduce__(self):
+        return (_from_host, (self.__array__(),))
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        from .interop import array_ufunc
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        from .interop import array_function
+        return array_function(func, args, kwargs)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        target = dtypes.canonical(dtype)
+        if not np.can_cast(self._dtype, target, casting):
+            raise TypeError(f"Cannot cast array data from {self._dtype!r} to {target!r} "
+                            f"according to the rule '{casting}'")
+        return _ns.astype(self, target, copy=copy)
+
+    def copy(self, order="C"):
+        return _ns.copy(self)
+
+    def reshape(self, *shape, order="C", copy=None):
+        if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+            shape = shape[0]
+        return _ns.reshape(self, shape, order=order, copy=copy)
+
+    def transpose(self, *axes):
+        if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], (int, np.integer))):
+            axes = axes[0]
+        return _ns.transpose(self, axes if axes != () else None)
+
+    def view(self, dtype=None, type=None):
+        """A view; with another ``dtype``, of the same bytes reinterpreted (writes go through).
+        tnp holds bool as 0/1, so bytes other than 0 and 1 read as bool come back as 1."""
+        if dtype is None or np.dtype(dtype) == self._dtype:
+            return self._view(("reshape", (self._shape, self._shape)), (), self._shape)
+        from .flags import numpy_layout
+        target = dtypes.canonical(dtype)
+        shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
+        return self._view(("bitcast", (target, shape)), (), shape, target)
+
+    def getfield(self, dtype, offset=0):
+        """A view of ``dtype`` values read from each element's bytes at ``offset``."""
+        from .flags import numpy_layout
+        target = dtypes.canonical(dtype)
+        numpy_layout(self).getfield(target, offset)  # NumPy's errors
+        return self._view(("field", (target, offset)), (), self._shape, target)
+
+    def setfield(self, val, dtype, offset=0):
+        self.getfield(dtype, offset)[...] = val
+
+    def fill(self, value):
+        write.assign(self, value)
+
+    def item(self, *args):
+        if not args:
+            if self.size != 1:
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
+            syncs.record("item")
+            return np.asarray(self._value).item()
+        if len(args) == 1 and isinstance(args[0], (int, np.integer)):
+            return _ns.ravel(self)[args[0]].item()
+        return self[args[0] if len(args) == 1 else args].item()
+
+    def tolist(self):
+        return self.__array__().tolist()
+
+    def tobytes(self, order="C"):
+        return self.__array__().tobytes(order)
+
+    def tofile(self, fid, /, sep="", format="%s"):
+        self.__array__().tofile(fid, sep, format)
+
+    def dump(self, file):
+        self.__array__().dump(file)
+
+    def dumps(self):
+        return self.__array__().dumps()
+
+    def byteswap(self, inplace=False):
+        swapped = ndarray._wrap(_byteswapped(self._value))
+        swapped._scalar = self._scalar
+        if not inplace:
+            return swapped
+        write.assign(self, swapped)
+        return self
+
+    def flatten(self, order="C"):
+        return _ns.ravel(self, order=order).copy()
+
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
+        write.assign(self, _ns.sort(self, axis=axis, kind=kind, order=order, stable=stable,
+                                    descending=descending))
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        write.assign(self, _ns.partition(self, kth, axis=axis, kind=kind, order=order))
+
+    def compress(self, condition, axis=None, out=None):
+        return _ns.compress(condition, self, axis=axis, out=out)
+
+    def setflags(self, write=None, align=None, uic=None):
+        if write:
+            if self._base is not None and not self._base._writeable:
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
+            self._writeable = True
+        elif write is not None:
+            self._writeable = False
+
+    def resize(self, *new_shape, refcheck=True):
+        """In place, as NumPy: new elements are zeros. ``refcheck`` counts Python references to
+        this array (names, containers, views hold one each), as NumPy does; with
+        ``refcheck=False`` views taken before the resize must not be used (undefined in NumPy)."""
+        if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
+                new_shape[0], (int, np.integer))):
+            new_shape = new_shape[0]
+        if new_shape is None or new_shape == ():
+            return None
+        shape = (operator.index(new_shape),) if isinstance(new_shape, (int, np.integer)) \
+            else tuple(operator.index(n) for n in new_shape)
+        if any(n < 0 for n in shape):
+            raise ValueError("negative dimensions not allowed")
+        if self._base is not None:
+            raise ValueError("cannot resize this array: it does not own its data")
+        if refcheck and sys.getrefcount(self) > _RESIZE_REFS:
+            raise ValueError("cannot resize an array that references or is referenced\n"
+                             "by another object in this way.\nUse the np.resize function to "
+                             "get a new resized copy or\n set refcheck=False to disable this "
+                             "check")
+        if not self._writeable:
+            raise ValueError("resize only works on single-segment arrays")
+        write.replace_root(self, _resized(self._value, shape))
+        return None
+
+    def to_device(self, device, /, *, stream=None):
+        if not isinstance(device, (str, jax.Device)):
+            raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
+        return devices.place(self, device)
+
+for _name, _member in list(vars(_Methods).items()):
+    if _name not in ("__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"):
+        setattr(ndarray, _name, _member)
+
+
+# References to an array held only by the caller's name, seen inside ``ndarray.resize``.
+_RESIZE_REFS = 3
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _resized(buf, shape):
+    n = int(np.prod(shape, dtype=np.int64))
+    flat = buf.reshape(-1)[:n]
+    return jnp.zeros(n, buf.dtype).at[:flat.shape[0]].set(flat).reshape(shape)
+
+
+_byteswapped = jax.jit(lenses.byteswapped)
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def _reshaped(buf, shape):
+    return buf.reshape(shape)
+
+
+def _real_dtype(dt):
+    return np.dtype(dt.char.lower()) if dt.kind == "c" else dt
+
+
+def _from_host(arr):
+    return _ns.asarray(arr)
+
+
+# ---- methods that are the namespace function with the array as first argument -------------
+_DELEGATED_METHODS = (
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "choose", "clip",
+    "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
+    "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
+    "sum", "swapaxes", "take", "trace", "var")
+
+
+def _delegate(name):
+    def method(self, *args, **kwargs):
+        return getattr(_ns, name)(self, *args, **kwargs)
+    method.__name__ = name
+    method.__qualname__ = f"ndarray.{name}"
+    return method
+
+
+for _name in _DELEGATED_METHODS:
+    setattr(ndarray, _name, _delegate(_name))
+
+# ---- operators: each is the tnp ufunc of the same meaning ----------------------------------
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+           "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+           "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
+           "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift"}
+_COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+            "gt": "greater", "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+
+def _binary(ufunc_name):
+    def op(self, other):
+        return _ufunc(ufunc_name)(self, other)
+
+    def rop(self, other):
+        return _ufunc(ufunc_name)(other, self)
+
+    def iop(self, other):
+        with roots.lock_of(self._root):  # read and write at once, as NumPy's in-place loop
+            _ufunc(ufunc_name)(self, other, out=self)
+        return self
+    return op, rop, iop
+
+
+def _ufunc(name, _cache={}):
+    """The tnp ufunc behind an operator (looked up in the namespace once)."""
+    uf = _cache.get(name)
+    if uf is None:
+        uf = _cache[name] = getattr(_ns, name)
+    return uf
+
+
+for _op, _uf in _BINARY.items():
+    _f, _rf, _if = _binary(_uf)
+    setattr(ndarray, f"__{_op}__", _f)
+    setattr(ndarray, f"__r{_op}__", _rf)
+    setattr(ndarray, f"__i{_op}__", _if)
+
+
+def _pow(self, other):
+    # NumPy computes ``a ** 2`` (a Python int 2) as ``square(a)``: same values, but a bool ``a``
+    # gives int8 (square's loop) where power gives int64.
+    if type(other) is int and other == 2:
+        return _ufunc("square")(self)
+    return _ufunc("power")(self, other)
+
+
+ndarray.__pow__ = _pow
+
+
+def _compare(ufunc_name):
+    def op(self, other):
+        if ufunc_name in ("equal", "not_equal") and (
+                other is None or isinstance(other, (str, bytes))):
+            return _ns.full(self._shape, ufunc_name == "not_equal")  # NumPy's answer
+        return getattr(_ns, ufunc_name)(self, other)
+    return op
+
+
+for _op, _uf in _COMPARE.items():
+    setattr(ndarray, f"__{_op}__", _compare(_uf))
+
+
+def _unary(ufunc_name):
+    def op(self):
+        return getattr(_ns, ufunc_name)(self)
+    return op
+
+
+for _op, _uf in _UNARY.items():
+    setattr(ndarray, f"__{_op}__", _unary(_uf))
+
+
+def _divmod(self, other):
+    return _ns.divmod(self, other)
+
+
+def _rdivmod(self, other):
+    return _ns.divmod(other, self)
+
+
+ndarray.__divmod__ = _divmod
+ndarray.__rdivmod__ = _rdivmod

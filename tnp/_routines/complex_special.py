@@ -1,0 +1,414 @@
+"""Complex ufunc loops with C99 Annex G special values, as NumPy gives them, on the device.
+
+NumPy's complex ``exp``, ``log``, ``sqrt``, ``cosh``, ``sinh``, ``tanh``, ``arccos``,
+``arccosh``, ``arcsinh``, ``arctanh``, ``sin``, ``cos``, ``tan``, ``arcsin`` and ``arctan`` call
+the C library's ``cexp``, ``clog``, ... (glibc on Linux), which follow C99 Annex G for infinite,
+NaN and signed-zero parts; its ``expm1``, ``log1p``, ``log2``, ``log10``, ``exp2``,
+``reciprocal``, ``absolute`` and ``sign`` are NumPy's own formulas on the real functions (or on
+``clog``/``cexp``). XLA's complex kernels follow none of it (``exp(inf + nan j)`` is
+``nan + nan j`` there, NumPy's ``inf + nan j``). ``power``/``float_power`` are not covered here.
+
+Each function here is one formulation for every backend, in jnp/lax on the real and imaginary
+parts: the ordinary finite inputs keep XLA's complex kernel (evaluated on the first quadrant and
+reflected by the function's symmetries, which fixes the signs of zeros), and the special inputs
+are selected with ``jnp.where`` into the values of glibc's Annex G branches (the unspecified
+signs included, since those are what NumPy shows). No host round trip, no per-platform branch.
+
+``IMPLS`` maps NumPy ufunc names to loop implementations that take the complex path for complex
+loop dtypes and the given real implementation otherwise; ``tnp._routines.ufuncs`` registers them.
+Private module: no public names (``__all__`` is empty).
+"""
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+__all__ = []
+
+_PI = np.pi
+_PI_2 = np.pi / 2
+_PI_4 = np.pi / 4
+
+
+def _parts(z):
+    return jnp.real(z), jnp.imag(z)
+
+
+def _full(like, v):
+    return jnp.full_like(like, v)
+
+
+def _cs(mag, sign):
+    """copysign with a Python float or an array magnitude."""
+    return jnp.copysign(mag if hasattr(mag, "dtype") else _full(sign, mag), sign)
+
+
+def _neg_if(cond, v):
+    return jnp.where(cond, -v, v)
+
+
+def _sel(pairs, default):
+    """The value of the first true condition of ``pairs`` ((cond, value), ...), else default."""
+    out = default
+    for cond, val in reversed(pairs):
+        out = jnp.where(cond, val, out)
+    return out
+
+
+def _nan(like):
+    return _full(like, np.nan)
+
+
+def _inf(like):
+    return _full(like, np.inf)
+
+
+def _first_quadrant(fn, z):
+    """``fn`` on |Re z| + i|Im z|: the parts and the signbits of z's parts."""
+    x, y = _parts(z)
+    sx, sy = jnp.signbit(x), jnp.signbit(y)
+    w = fn(lax.complex(jnp.abs(x), jnp.abs(y)))
+    return jnp.real(w), jnp.imag(w), sx, sy
+
+
+# ---- exp, log, sqrt, expm1, log1p ------------------------------------------------------------
+
+def cexp(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    # finite: XLA's kernel on x + i|y|, conjugated back; exp(x + i0) = exp(x) + i0 exactly
+    w = jnp.exp(lax.complex(x, jnp.abs(y)))
+    re_f = jnp.where(y == 0, jnp.exp(x), jnp.real(w))
+    im_f = jnp.where(y == 0, y, _neg_if(jnp.signbit(y), jnp.imag(w)))
+    # real part infinite
+    value = jnp.where(jnp.signbit(x), _full(x, 0.0), _inf(x))
+    ys = jnp.where(fin_y, y, 0)
+    re_i = _sel([(y == 0, value), (fin_y, _cs(value, jnp.cos(ys)))],
+                jnp.where(jnp.signbit(x), _full(x, 0.0), _inf(x)))
+    im_i = _sel([(y == 0, y), (fin_y, _cs(value, jnp.sin(ys)))],
+                jnp.where(jnp.signbit(x), _cs(0.0, y), _nan(x)))
+    re = _sel([(fin_x & fin_y, re_f), (fin_x, _nan(x)), (jnp.isinf(x), re_i)], _nan(x))
+    im = _sel([(fin_x & fin_y, im_f), (fin_x, _nan(x)), (jnp.isinf(x), im_i)],
+              jnp.where(y == 0, y, _nan(x)))
+    return lax.complex(re, im)
+
+
+def clog(z):
+    x, y = _parts(z)
+    fin = jnp.isfinite(x) & jnp.isfinite(y)
+    nan = jnp.isnan(x) | jnp.isnan(y)
+    zero = (x == 0) & (y == 0)
+    sy = jnp.signbit(y)
+    w = jnp.log(lax.complex(x, jnp.abs(y)))
+    re_f, im_f = jnp.real(w), _neg_if(sy, jnp.imag(w))
+    re_z = -1 / jnp.abs(x)
+    im_z = _cs(jnp.where(jnp.signbit(x), _full(x, _PI), _full(x, 0.0)), y)
+    re = _sel([(zero, re_z), (fin, re_f), (~nan, _inf(x))],
+              jnp.where(jnp.isinf(x) | jnp.isinf(y), _inf(x), _nan(x)))
+    im = _sel([(zero, im_z), (fin, im_f), (~nan, jnp.arctan2(y, x))], _nan(x))
+    return lax.complex(re, im)
+
+
+def csqrt(z):
+    x, y = _parts(z)
+    fin = jnp.isfinite(x) & jnp.isfinite(y)
+    w = jnp.sqrt(lax.complex(x, jnp.abs(y)))
+    re_f, im_f = jnp.real(w), _cs(jnp.imag(w), y)
+    # y == 0
+    neg = x < 0
+    sq = jnp.sqrt(jnp.abs(x))
+    re_f = jnp.where(y == 0, jnp.where(neg, _full(x, 0.0), sq), re_f)
+    im_f = jnp.where(y == 0, _cs(jnp.where(neg, sq, _full(x, 0.0)), y), im_f)
+    ynan = jnp.isnan(y)
+    re_s = _sel([(jnp.isinf(y), _inf(x)),
+                 (jnp.isinf(x) & neg, jnp.where(ynan, _nan(x), _full(x, 0.0)))],
+                jnp.where(jnp.isinf(x), x, _nan(x)))
+    im_s = _sel([(jnp.isinf(y), y), (jnp.isinf(x) & neg, _cs(np.inf, y)),
+                 (jnp.isinf(x), jnp.where(ynan, _nan(x), _cs(0.0, y)))], _nan(x))
+    return lax.complex(jnp.where(fin, re_f, re_s), jnp.where(fin, im_f, im_s))
+
+
+def cexpm1(z):
+    """NumPy's nc_expm1: expm1(x) cos(y) - 2 sin(y/2)^2 + i exp(x) sin(y)."""
+    x, y = _parts(z)
+    a = jnp.sin(y / 2)
+    return lax.complex(jnp.expm1(x) * jnp.cos(y) - 2 * a * a, jnp.exp(x) * jnp.sin(y))
+
+
+def clog1p(z):
+    """NumPy's nc_log1p: log(hypot(x + 1, y)) + i atan2(y, x + 1)."""
+    x, y = _parts(z)
+    x1 = x + 1
+    return lax.complex(jnp.log(jnp.hypot(x1, y)), jnp.arctan2(y, x1))
+
+
+# ---- cosh, sinh, tanh ------------------------------------------------------------------------
+
+def _sincos(y):
+    """glibc's sin/cos of a finite y (sin y = y, cos y = 1 below the smallest normal)."""
+    tiny = jnp.abs(y) <= np.finfo(y.dtype).tiny
+    return jnp.where(tiny, y, jnp.sin(y)), jnp.where(tiny, _full(y, 1.0), jnp.cos(y))
+
+
+def _cosh_sinh(ax):
+    """cosh(|x|) and sinh(|x|) without overflowing early: exp(|x|/2)^2 / 2 past the threshold."""
+    t = int((np.finfo(ax.dtype).maxexp - 1) * np.log(2))
+    big = ax > t
+    h = jnp.exp(jnp.where(big, ax / 2, 0)) * float(np.sqrt(0.5))
+    return jnp.where(big, h, jnp.cosh(ax)), jnp.where(big, h, jnp.sinh(ax)), big, h
+
+
+def ccosh(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    sx = jnp.signbit(x)
+    ys = jnp.where(fin_y, y, 0)
+    s, c = _sincos(ys)
+    ax = jnp.where(fin_x, jnp.abs(x), 0)
+    ch, sh, big, h = _cosh_sinh(ax)
+    re_f = jnp.where(big, (h * c) * h, ch * c)
+    im_f = _neg_if(sx, jnp.where(s == 0, s, jnp.where(big, (h * s) * h, sh * s)))
+    re_i = _sel([(y == 0, _inf(x)), (fin_y, _cs(np.inf, c))], _inf(x))
+    im_i = _sel([(y == 0, _neg_if(sx, y)), (fin_y, _neg_if(sx, _cs(np.inf, s)))], _nan(x))
+    re = _sel([(fin_x & fin_y, re_f), (fin_x, _nan(x)), (jnp.isinf(x), re_i)], _nan(x))
+    im = _sel([(fin_x & fin_y, im_f),
+               (fin_x, jnp.where(x == 0, _full(x, 0.0), _nan(x))),
+               (jnp.isinf(x), im_i)], jnp.where(y == 0, y, _nan(x)))
+    return lax.complex(re, im)
+
+
+def csinh(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    sx = jnp.signbit(x)
+    ys = jnp.where(fin_y, y, 0)
+    s, c = _sincos(ys)
+    ax = jnp.where(fin_x, jnp.abs(x), 0)
+    ch, sh, big, h = _cosh_sinh(ax)
+    re_f = _neg_if(sx, jnp.where(big, (h * c) * h, sh * c))
+    im_f = jnp.where(s == 0, s, jnp.where(big, (h * s) * h, ch * s))
+    re_i = _sel([(y == 0, _neg_if(sx, _inf(x))), (fin_y, _neg_if(sx, _cs(np.inf, c)))], _inf(x))
+    im_i = _sel([(y == 0, y), (fin_y, _cs(np.inf, s))], _nan(x))
+    re = _sel([(fin_x & fin_y, re_f),
+               (fin_x, jnp.where(x == 0, _neg_if(sx, _full(x, 0.0)), _nan(x))),
+               (jnp.isinf(x), re_i)], _nan(x))
+    im = _sel([(fin_x & fin_y, im_f), (fin_x, _nan(x)), (jnp.isinf(x), im_i)],
+              jnp.where(y == 0, y, _nan(x)))
+    return lax.complex(re, im)
+
+
+def ctanh(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    fin = fin_x & fin_y
+    dt = x.dtype
+    eps = float(np.finfo(dt).eps)
+    t = int((np.finfo(dt).maxexp - 1) * np.log(2) / 2)
+    ys = jnp.where(fin_y, y, 0)
+    s, c = _sincos(ys)
+    xs = jnp.where(fin_x, x, 0)
+    ax = jnp.abs(xs)
+    # |x| > t: real part +-1, imaginary 4 sin cos / exp(2|x|) without intermediate overflow
+    big = ax > t
+    rest = jnp.minimum(jnp.where(big, ax - t, 0), t)
+    im_big = 4 * s * c / jnp.exp(_full(x, 2.0 * t)) / jnp.exp(2 * rest)
+    tiny = ax <= np.finfo(dt).tiny
+    sh = jnp.where(tiny, xs, jnp.sinh(jnp.where(big, 0, xs)))
+    ch = jnp.where(tiny, _full(x, 1.0), jnp.cosh(jnp.where(big, 0, xs)))
+    den = jnp.where(jnp.abs(sh) > jnp.abs(c) * eps, sh * sh + c * c, c * c)
+    re_f = jnp.where(big, _cs(1.0, x), sh * ch / den)
+    im_f = jnp.where(big, im_big, s * c / den)
+    # special: real part infinite
+    ys2 = jnp.where(fin_y & (jnp.abs(y) > 1), y, 0)
+    s2, c2 = jnp.sin(ys2), jnp.cos(ys2)
+    im_i = jnp.where(fin_y & (jnp.abs(y) > 1), _cs(0.0, s2 * c2), _cs(0.0, y))
+    re = _sel([(fin, re_f), (jnp.isinf(x), _cs(1.0, x)), (y == 0, x)],
+              jnp.where(x == 0, x, _nan(x)))
+    im = _sel([(fin, im_f), (jnp.isinf(x), im_i), (y == 0, y)], _nan(x))
+    return lax.complex(re, im)
+
+
+# ---- arcsinh, arccosh, arccos, arctanh -------------------------------------------------------
+
+def _casinh_parts(x, y):
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    re_w, im_w, sx, sy = _first_quadrant(jnp.arcsinh, lax.complex(x, y))
+    zero = (x == 0) & (y == 0)
+    re_f = jnp.where(zero, x, _cs(re_w, x))
+    im_f = jnp.where(zero, y, _cs(im_w, y))
+    xnan = jnp.isnan(x)
+    re_s = _sel([(jnp.isinf(y), _cs(np.inf, x)), (~fin_x, x)], _nan(x))
+    im_s = _sel([(jnp.isinf(y), jnp.where(xnan, _nan(x),
+                                          _cs(jnp.where(fin_x, _full(x, _PI_2),
+                                                        _full(x, _PI_4)), y))),
+                 (~fin_x, jnp.where((jnp.isinf(x) & fin_y) | (xnan & (y == 0)),
+                                    _cs(0.0, y), _nan(x)))], _nan(x))
+    fin = fin_x & fin_y
+    return jnp.where(fin, re_f, re_s), jnp.where(fin, im_f, im_s)
+
+
+def casinh(z):
+    return lax.complex(*_casinh_parts(*_parts(z)))
+
+
+def cacosh(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    sy = jnp.signbit(y)
+    w = jnp.arccosh(lax.complex(x, jnp.abs(y)))
+    re_f = jnp.abs(jnp.real(w))
+    im_f = _neg_if(sy, jnp.imag(w))
+    zero = (x == 0) & (y == 0)
+    re_f = jnp.where(zero, _full(x, 0.0), re_f)
+    im_f = jnp.where(zero, _cs(_PI_2, y), im_f)
+    xnan = jnp.isnan(x)
+    im_yinf = jnp.where(xnan, _nan(x), _cs(
+        jnp.where(jnp.isinf(x), jnp.where(x < 0, _full(x, _PI - _PI_4), _full(x, _PI_4)),
+                  _full(x, _PI_2)), y))
+    im_xinf = jnp.where(fin_y, _cs(jnp.where(jnp.signbit(x), _full(x, _PI), _full(x, 0.0)), y),
+                        _nan(x))
+    re_s = _sel([(jnp.isinf(y) | jnp.isinf(x), _inf(x))], _nan(x))
+    im_s = _sel([(jnp.isinf(y), im_yinf), (jnp.isinf(x), im_xinf)],
+                jnp.where(x == 0, _full(x, _PI_2), _nan(x)))
+    fin = fin_x & fin_y
+    return lax.complex(jnp.where(fin, re_f, re_s), jnp.where(fin, im_f, im_s))
+
+
+def cacos(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    sy = jnp.signbit(y)
+    w = jnp.arccos(lax.complex(x, jnp.abs(y)))
+    re_f, im_f = jnp.real(w), _neg_if(sy, jnp.imag(w))
+    # glibc: special inputs (and 0 + 0i) through casin(z) = -i casinh(i z)
+    nan = jnp.isnan(x) | jnp.isnan(y)
+    ash_re, ash_im = _casinh_parts(-y, x)  # casinh(-y + i x); casin = (ash_im, -ash_re)
+    re_s = _PI_2 - ash_im
+    im_s = ash_re
+    # casin with a NaN part
+    re_n = jnp.where(x == 0, _PI_2 - x, _nan(x))
+    im_n = jnp.where(x == 0, -y, jnp.where(jnp.isinf(x) | jnp.isinf(y), -_cs(np.inf, y),
+                                            _nan(x)))
+    re_s = jnp.where(nan, re_n, re_s)
+    im_s = jnp.where(nan, im_n, im_s)
+    re_s = jnp.where(re_s == 0, _full(x, 0.0), re_s)
+    special = ~(fin_x & fin_y) | ((x == 0) & (y == 0))
+    return lax.complex(jnp.where(special, re_s, re_f), jnp.where(special, im_s, im_f))
+
+
+def catanh(z):
+    x, y = _parts(z)
+    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
+    re_w, im_w, _, _ = _first_quadrant(jnp.arctanh, z)
+    zero = (x == 0) & (y == 0)
+    re_f = jnp.where(zero, x, _cs(re_w, x))
+    im_f = jnp.where(zero, y, _cs(im_w, y))
+    re_s = _sel([(jnp.isinf(y) | jnp.isinf(x) | (x == 0), _cs(0.0, x))], _nan(x))
+    im_s = _sel([(jnp.isinf(y), _cs(_PI_2, y)),
+                 (jnp.isinf(x) | (x == 0), jnp.where(fin_y, _cs(_PI_2, y), _nan(x)))], _nan(x))
+    fin = fin_x & fin_y
+    return lax.complex(jnp.where(fin, re_f, re_s), jnp.where(fin, im_f, im_s))
+
+
+# ---- the circular functions through the hyperbolic ones: f(z) = -i g(i z), cos(z) = cosh(i z)
+
+def _times_i(fn, rotate_back=True):
+    def f(z):
+        x, y = _parts(z)
+        w = fn(lax.complex(-y, x))
+        return lax.complex(jnp.imag(w), -jnp.real(w)) if rotate_back else w
+    f.__name__ = fn.__name__.replace("h", "", 1) if fn.__name__.startswith("c") else fn.__name__
+    return f
+
+
+def csin(z):
+    """-i csinh(i z), but glibc's csin gives +inf (not the rotation's sign) for an infinite
+    imaginary part with a non-finite real part."""
+    x, y = _parts(z)
+    w = _times_i(csinh)(z)
+    odd = jnp.isinf(y) & ~jnp.isfinite(x)
+    return lax.complex(jnp.where(odd, _nan(x), jnp.real(w)), jnp.where(odd, _inf(x), jnp.imag(w)))
+
+
+ccos = _times_i(ccosh, rotate_back=False)
+ctan = _times_i(ctanh)
+catan = _times_i(catanh)
+
+
+def casin(z):
+    """glibc's casin: its own NaN cases, -i casinh(i z) otherwise."""
+    x, y = _parts(z)
+    w = _times_i(casinh)(z)
+    nan = jnp.isnan(x) | jnp.isnan(y)
+    re_n = jnp.where(x == 0, x, _nan(x))
+    im_n = jnp.where(x == 0, y, jnp.where(jnp.isinf(x) | jnp.isinf(y), _cs(np.inf, y), _nan(x)))
+    return lax.complex(jnp.where(nan, re_n, jnp.real(w)), jnp.where(nan, im_n, jnp.imag(w)))
+
+
+def _scaled_log(c):
+    """NumPy's nc_log2/nc_log10: clog(z) with both parts times ``c``."""
+    def f(z):
+        w = clog(z)
+        return lax.complex(jnp.real(w) * c, jnp.imag(w) * c)
+    return f
+
+
+def cexp2(z):
+    """NumPy's nc_exp2: cexp(z * ln 2)."""
+    x, y = _parts(z)
+    return cexp(lax.complex(x * float(np.log(2)), y * float(np.log(2))))
+
+
+def creciprocal(z):
+    """NumPy's complex reciprocal loop (Smith's division of 1 by z, nan for 0)."""
+    x, y = _parts(z)
+    big = jnp.abs(x) >= jnp.abs(y)
+    xs = jnp.where(big, x, y)  # the larger part
+    ys = jnp.where(big, y, x)
+    r = ys / xs
+    d = xs + ys * r
+    return lax.complex(jnp.where(big, 1 / d, r / d), jnp.where(big, -r / d, -1 / d))
+
+
+def cabs(z):
+    """npy_cabs: hypot of the parts (inf when a part is infinite, even with a NaN)."""
+    x, y = _parts(z)
+    return jnp.hypot(x, y)
+
+
+def csign(z):
+    """NumPy 2's complex sign: z / |z|; 0 for 0, the unit direction of an infinite part, nan
+    when |z| is nan or both parts are infinite."""
+    x, y = _parts(z)
+    a = jnp.hypot(x, y)
+    one = _full(x, 1.0)
+    zero = _full(x, 0.0)
+    unit = lambda v: jnp.where(v > 0, one, -one)  # noqa: E731
+    inf_x, inf_y = jnp.isinf(x), jnp.isinf(y)
+    safe = jnp.where((a == 0) | ~jnp.isfinite(a), one, a)
+    re = _sel([(jnp.isnan(a), _nan(x)), (inf_x & inf_y, _nan(x)), (inf_x, unit(x)),
+               (inf_y, zero), (a == 0, zero)], x / safe)
+    im = _sel([(jnp.isnan(a), _nan(x)), (inf_x & inf_y, _nan(x)), (inf_x, zero),
+               (inf_y, unit(y)), (a == 0, zero)], y / safe)
+    return lax.complex(re, im)
+
+
+_COMPLEX = {"exp": cexp, "expm1": cexpm1, "log": clog, "log1p": clog1p, "sqrt": csqrt,
+            "cosh": ccosh, "sinh": csinh, "tanh": ctanh, "arccos": cacos, "arccosh": cacosh,
+            "arcsinh": casinh, "arctanh": catanh,
+            "sin": csin, "cos": ccos, "tan": ctan, "arcsin": casin, "arctan": catan,
+            "log2": _scaled_log(float(1 / np.log(2))), "log10": _scaled_log(float(1 / np.log(10))),
+            "exp2": cexp2, "reciprocal": creciprocal, "absolute": cabs,
+            "sign": csign}
+
+
+def _complex_aware(real_impl, complex_impl):
+    def impl(x):
+        return complex_impl(x) if x.dtype.kind == "c" else real_impl(x)
+    impl.__name__ = getattr(real_impl, "__name__", "impl")
+    return impl
+
+
+def with_complex_special(impls):
+    """The entries of ``impls`` (NumPy ufunc name -> loop implementation) that this module
+    replaces: each keeps its real implementation for real loops."""
+    return {name: _complex_aware(impls[name], fn) for name, fn in _COMPLEX.items()}
