@@ -54,3 +54,65 @@ def array_and_dtype(draw, choices=ALL_DTYPES, shape=None, allow_special=True):
     dt = draw(dtypes(choices))
     sh = draw(shapes()) if shape is None else shape
     return draw(arrays(dt, sh, allow_special))
+
+
+# Large inputs: 10^4 to 10^5 elements, where every other strategy stays under 10^4 (and most
+# under 100), so that whatever placement tnp picks by size (a host tier for small arrays, the
+# device above a threshold) the device engine's paths are exercised. Hypothesis draws only the
+# shape and a seed; NumPy's generator fills the values (drawing 10^5 elements one by one through
+# hypothesis would take seconds per example), with every edge value of the dtype sprinkled in.
+LARGE_MIN, LARGE_MAX = 10_000, 100_000
+
+
+def large_array(dtype, shape, seed=0, allow_special=True):
+    """A NumPy array of ``dtype`` and ``shape`` (seeded): ordinary values of both signs and every
+    edge value of the dtype (extremes, 0, and for inexact dtypes NaN, +-inf, -0.0)."""
+    dtype = np.dtype(dtype)
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape, dtype=np.int64))
+    if dtype.kind == "b":
+        return rng.integers(0, 2, n).astype(bool).reshape(shape)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        a = rng.integers(max(int(info.min), -1000), min(int(info.max), 1000), n,
+                         endpoint=True).astype(dtype)
+        special = np.array([info.min, info.max, 0, 1], dtype)
+    else:
+        real = np.dtype(dtype.char.lower()) if dtype.kind == "c" else dtype
+        a = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(real)
+        if dtype.kind == "c":
+            a = a + 1j * (rng.standard_normal(n) * 10).astype(real)
+        a = a.astype(dtype)
+        info = np.finfo(real)
+        vals = [0.0, -0.0, 1.0, float(info.max), -float(info.max)]
+        if allow_special:
+            vals += [np.nan, np.inf, -np.inf]
+        special = np.array(vals, real).astype(dtype)
+    where = rng.integers(0, n, min(n, 64))
+    a[where] = special[np.arange(where.size) % special.size]
+    return a.reshape(shape)
+
+
+def large_shapes(min_size=LARGE_MIN, max_size=LARGE_MAX, max_dims=3):
+    """Shapes of 1 to ``max_dims`` dimensions whose size lies in [min_size, max_size]."""
+    def build(draw_dims):
+        ndim, sides = draw_dims
+        shape = [max(1, s) for s in sides[:ndim]]
+        while int(np.prod(shape)) < min_size:
+            shape[0] *= 2
+        while int(np.prod(shape)) > max_size:
+            shape[0] = max(1, shape[0] // 2)
+            if int(np.prod(shape)) > max_size and shape[0] == 1:
+                shape = shape[1:] or [max_size]
+        return tuple(shape)
+    return st.tuples(st.integers(1, max_dims),
+                     st.lists(st.integers(1, 300), min_size=max_dims, max_size=max_dims)
+                     ).map(build)
+
+
+@st.composite
+def large_arrays(draw, choices=NUMERIC + BOOL, allow_special=True):
+    """A large array (10^4 to 10^5 elements) of a drawn dtype, shape and seed."""
+    dt = draw(dtypes(choices))
+    shape = draw(large_shapes())
+    return large_array(dt, shape, draw(st.integers(0, 2**32 - 1)), allow_special)

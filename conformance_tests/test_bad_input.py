@@ -21,8 +21,10 @@ from engine import assert_same, to_xp
 # Text that must never reach a user: JAX's, XLA's and StableHLO's own words.
 INTERNAL = re.compile(
     r"jax|xla|stablehlo|\blax\.|Traced|INVALID_ARGUMENT|RESOURCE_EXHAUSTED|jnp\.|"
-    r"got incompatible shapes for broadcasting|mhlo|ShapedArray|ConcretizationTypeError|"
-    r"tracer", re.IGNORECASE)
+    r"got incompatible shapes for broadcasting|Incompatible shapes for broadcasting|"
+    r"Incompatible types for broadcasting|requested type=|mhlo|ShapedArray|"
+    r"ConcretizationTypeError|tracer|dynamic_slice|dynamic_update_slice|gather|scatter|"
+    r"float64\[|int64\[|bool\[", re.IGNORECASE)
 
 
 def _run(xp, body, inputs):
@@ -112,6 +114,14 @@ KNOWN = {
                          "returns a (complex!) result — fix in tnp/_core/ufunc.py",
     "where-ufunc-float": "NumPy raises TypeError casting a float where= to bool (rule "
                          "'safe'); tnp accepts it — fix in tnp/_core/ufunc.py",
+    "broadcast-at-values": "NumPy raises ValueError 'array is not broadcastable to correct "
+                           "shape' for add.at(a, [0, 1], [1., 2., 3.]); tnp's ValueError "
+                           "carries XLA's 'Incompatible types for broadcasting: input "
+                           "type=float64[3] ...' — fix in tnp/_core/ufunc.py (ufunc.at)",
+    "where-mean-shape": "NumPy raises ValueError 'operands could not be broadcast together "
+                        "with remapped shapes ...' for mean(a(2, 3), where=mask(2,)); tnp's "
+                        "ValueError carries XLA's 'Incompatible types for broadcasting' — fix "
+                        "in tnp/_routines/reductions.py (mean's where=)",
 }
 
 CASES = []

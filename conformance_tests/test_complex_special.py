@@ -98,10 +98,19 @@ def test_hypothesis_finite(data):
     check(_body(name), z, atol=ATOL[dt] * 10)
 
 
-@pytest.mark.parametrize("name", FUNCS)
-def test_real_loops_unchanged(name):
-    """The real loops of the same ufuncs stay as they were (NumPy's values)."""
-    x = np.array([0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, 100.0, np.inf, -np.inf, np.nan])
-    for dt in ("float32", "float64"):
-        check(_body(name), x.astype(dt), atol=ATOL["complex64" if dt == "float32"
-                                                    else "complex128"])
+def _real_params():
+    for name in FUNCS:
+        for dt in ("float32", "float64"):
+            marks = ()
+            if (name, dt) == ("exp2", "float32"):
+                marks = pytest.mark.xfail(strict=True, reason=(
+                    "NumPy's float32 exp2 (exp2f) is exact at integers (exp2(100) == 2**100); "
+                    "XLA's float32 exp2 is 2 ulp off there (the real loop, not changed here)"))
+            yield pytest.param(name, dt, id=f"{name}-{dt}", marks=marks)
+
+
+@pytest.mark.parametrize("name,dt", list(_real_params()))
+def test_real_loops_unchanged(name, dt):
+    """The real loops of the same ufuncs keep NumPy's values."""
+    x = np.array([0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 2.5, 100.0, np.inf, -np.inf, np.nan], dt)
+    check(_body(name), x, atol=ATOL["complex64" if dt == "float32" else "complex128"])

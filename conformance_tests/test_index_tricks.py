@@ -131,8 +131,8 @@ def test_r_c(case, dt):
 
 def test_r_c_matrix():
     def body(xp, a, b):
-        return (np.asarray(xp.r_["r", a, b]), np.asarray(xp.r_["c", a, b]), xp.r_["c", a].shape,
-                type(xp.r_["r", a]).__name__, np.asarray(xp.r_["a, b; b, a"]))
+        return (xp.r_["r", a, b], xp.r_["c", a, b], xp.r_["c", a].shape,
+                type(xp.r_["r", a]).__name__, xp.r_["a, b; b, a"])
     check(body, np.array([1, 2]), np.array([3, 4]))
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import check, platform_xfail
+from engine import check, ftz_xfail, platform_xfail
 from strategies import ALL_DTYPES
 
 ENDS = [(0, 1), (2.5, -7), (1, 1), (np.float32(1), 3), (0, 10), (1j, 2 + 3j),
@@ -38,8 +38,8 @@ def test_linspace_step_zero_branch():
     check(lambda xp, a, b: xp.linspace(a, b, 5), np.array([1.0, 2.0]), np.array([1.0, 3.0]))
 
 
-@pytest.mark.xfail(reason="NumPy computes with subnormal float64 values; XLA on CPU flushes "
-                   "subnormals to zero", strict=False)
+@ftz_xfail("NumPy computes with subnormal float64 values; XLA on CPU flushes subnormals to "
+           "zero")
 def test_linspace_subnormal():
     check(lambda xp: xp.linspace(1e-320, 2e-320, 3))
 

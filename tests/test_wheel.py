@@ -11,7 +11,9 @@ import site
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import venv
+import zipfile
 
 import pytest
 
@@ -20,24 +22,19 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir))
 pytest.importorskip("build", reason="the test extra installs `build`: pip install -e '.[test]'")
 
 
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dist")
+def _build(out):
     # the sdist first, then the wheel built from the unpacked sdist (build's default), each in
     # an isolated build environment with pyproject's build requirements
     p = subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), ROOT],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    return out
 
 
-def test_build_makes_wheel_and_sdist(dist):
+def _check_artefacts(dist):
     names = os.listdir(dist)
     wheels = [n for n in names if n.endswith(".whl")]
     sdists = [n for n in names if n.endswith(".tar.gz")]
     assert len(wheels) == 1 and len(sdists) == 1, names
-    import tarfile
-    import zipfile
     with zipfile.ZipFile(dist / wheels[0]) as z:
         files = z.namelist()
     for module in ("tnp/__init__.py", "tnp/_core/ndarray.py", "tnp/linalg/__init__.py",
@@ -48,9 +45,14 @@ def test_build_makes_wheel_and_sdist(dist):
         members = t.getnames()
     assert any(m.endswith("/pyproject.toml") for m in members)
     assert any(m.endswith("/README.md") for m in members)
+    return dist / wheels[0]
 
 
-def test_installed_wheel_runs_the_main_job_outside_the_source_tree(dist, tmp_path):
+def test_wheel_installs_and_runs_the_main_job_outside_the_source_tree(tmp_path):
+    # one test (one build), so that parallel workers do not build twice
+    dist = tmp_path / "dist"
+    _build(dist)
+    wheel = str(_check_artefacts(dist))
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     py = str(env_dir / ("Scripts" if os.name == "nt" else "bin") / "python")
@@ -62,7 +64,6 @@ def test_installed_wheel_runs_the_main_job_outside_the_source_tree(dist, tmp_pat
             if os.path.isdir(p)]
     with open(os.path.join(purelib, "_tnp_test_deps.pth"), "w") as f:
         f.write("\n".join(deps) + "\n")
-    wheel = next(str(dist / n) for n in os.listdir(dist) if n.endswith(".whl"))
     p = subprocess.run([sys.executable, "-m", "pip", "--python", py, "install", "--no-deps",
                         "--no-index", "--quiet", wheel], capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr

@@ -103,5 +103,61 @@ def rewrite(source):
         new_line = first[:c0] + text.encode() + last[c1:]
         lines[l0 - 1:l1] = [new_line] + [b"\n"] * (l1 - l0)
         done.append((l0, old.decode().strip(), text))
-    return b"".join(lines).decode(), sorted(done)
+    return isolate(b"".join(lines).decode()), sorted(done)
 
+
+
+FAILED_MARK = "failed to import under tnp"
+
+
+def isolate(source):
+    """Wrap every top-level test class and test function (decorators included) in
+    ``try: ... except Exception:``, so that one whose body or decorators fail under tnp (an
+    object-dtype array built at import time) becomes a placeholder that fails, instead of taking
+    the whole module down. Indentation is added around the definition only; the interior lines of
+    multi-line strings are left as they are (their content is unchanged); the ``try:`` and
+    ``except`` lines take the blank lines around the definition where there are some, so line
+    numbers mostly stay NumPy's."""
+    import io
+    import tokenize
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    interior = set()
+    fstart = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type == tokenize.STRING and tok.start[0] != tok.end[0]:
+            interior.update(range(tok.start[0] + 1, tok.end[0] + 1))
+        elif tok.type == getattr(tokenize, "FSTRING_START", None):
+            fstart.append(tok.start[0])
+        elif tok.type == getattr(tokenize, "FSTRING_END", None) and fstart:
+            s = fstart.pop()
+            interior.update(range(s + 1, tok.end[0] + 1))
+    targets = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            kind = "class"
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name.startswith("test"):
+            kind = "function"
+        else:
+            continue
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        targets.append((start, node.end_lineno, node.name, kind))
+    for start, end, name, kind in sorted(targets, reverse=True):
+        handler = (f"except Exception as _tnps_e: {name} = __import__({SUPPORT!r})"
+                   f".failed_{kind}({name!r}, _tnps_e)\n")
+        body = [("    " + ln if (i not in interior and ln.strip()) else ln)
+                for i, ln in zip(range(start, end + 1), lines[start - 1:end])]
+        if not body[-1].endswith("\n"):
+            body[-1] += "\n"
+        after = end  # index in `lines` of the line after the definition
+        if after < len(lines) and not lines[after].strip():
+            tail, drop_after = [handler], 1
+        else:
+            tail, drop_after = [handler], 0
+        if start >= 2 and not lines[start - 2].strip():
+            head, first = ["try:\n"], start - 2
+        else:
+            head, first = ["try:\n"], start - 1
+        lines[first:end + drop_after] = head + body + tail
+    return "".join(lines)

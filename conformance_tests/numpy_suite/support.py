@@ -100,3 +100,25 @@ def import_public(modname, names):
             except AttributeError:
                 raise ImportError(f"cannot import name {n!r} from {modname!r}") from None
     return tuple(out)
+
+
+FAILED_MARK = "failed to import under tnp"
+
+
+def failed_class(name, exc):
+    """Placeholder for a test class whose body or decorators raised under tnp."""
+    msg = f"tnp-suite: class {name} {FAILED_MARK}: {type(exc).__name__}: {exc}"
+
+    def test_class_failed_to_import(self):
+        raise RuntimeError(msg)
+    return type(name, (), {"test_class_failed_to_import": test_class_failed_to_import})
+
+
+def failed_function(name, exc):
+    """Placeholder for a test function whose decorators raised under tnp."""
+    msg = f"tnp-suite: function {name} {FAILED_MARK}: {type(exc).__name__}: {exc}"
+
+    def placeholder():
+        raise RuntimeError(msg)
+    placeholder.__name__ = placeholder.__qualname__ = name
+    return placeholder

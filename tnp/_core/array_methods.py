@@ -16,6 +16,8 @@ import numpy as np
 from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
 from . import devices, dtypes, indexing, lenses, roots, syncs, write
+from .flags import Flags, FlatIter, numpy_layout
+from .interop import array_function, array_ufunc
 from .ndarray import ndarray
 
 _ns = None  # the tnp namespace, bound by tnp/__init__
@@ -43,7 +45,6 @@ class _Methods:
     @shape.setter
     def shape(self, value):
         """In place where NumPy allows it (no copy needed); views taken before stay valid."""
-        from .flags import numpy_layout
         ph = numpy_layout(self).view()
         ph.shape = value  # NumPy's errors; resolves -1
         shape = ph.shape
@@ -59,7 +60,6 @@ class _Methods:
     @property
     def strides(self):
         """The strides NumPy reports for the same array (a root is C-contiguous; views replay)."""
-        from .flags import numpy_layout
         return numpy_layout(self).strides
 
     @property
@@ -96,12 +96,10 @@ class _Methods:
 
     @property
     def flags(self):
-        from .flags import Flags
         return Flags(self)
 
     @property
     def flat(self):
-        from .flags import FlatIter
         return FlatIter(self)
 
     @flat.setter
@@ -131,11 +129,9 @@ class _Methods:
         return (_from_host, (self.__array__(),))
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        from .interop import array_ufunc
         return array_ufunc(ufunc, method, inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
-        from .interop import array_function
         return array_function(func, args, kwargs)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
@@ -146,7 +142,7 @@ class _Methods:
         return _ns.astype(self, target, copy=copy)
 
     def copy(self, order="C"):
-        return _ns.copy(self)
+        return _ns.copy(self, order=order)
 
     def reshape(self, *shape, order="C", copy=None):
         if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
@@ -163,14 +159,12 @@ class _Methods:
         tnp holds bool as 0/1, so bytes other than 0 and 1 read as bool come back as 1."""
         if dtype is None or np.dtype(dtype) == self._dtype:
             return self._view(("reshape", (self._shape, self._shape)), (), self._shape)
-        from .flags import numpy_layout
         target = dtypes.canonical(dtype)
         shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
         return self._view(("bitcast", (target, shape)), (), shape, target)
 
     def getfield(self, dtype, offset=0):
         """A view of ``dtype`` values read from each element's bytes at ``offset``."""
-        from .flags import numpy_layout
         target = dtypes.canonical(dtype)
         numpy_layout(self).getfield(target, offset)  # NumPy's errors
         return self._view(("field", (target, offset)), (), self._shape, target)
@@ -211,17 +205,28 @@ class _Methods:
         swapped._scalar = self._scalar
         if not inplace:
             return swapped
+        if not self._writeable:
+            raise ValueError("array to be byte-swapped is read-only")
         write.assign(self, swapped)
         return self
+
+    def __hash__(self):
+        """A stand-in for a NumPy scalar hashes as that scalar (``{x[0]: 1}``); arrays are
+        unhashable, as NumPy's."""
+        if not self._scalar:
+            raise TypeError(f"unhashable type: '{type(self).__name__}'")
+        return hash(self._scalar_host()[()])
 
     def flatten(self, order="C"):
         return _ns.ravel(self, order=order).copy()
 
     def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
+        axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
         write.assign(self, _ns.sort(self, axis=axis, kind=kind, order=order, stable=stable,
                                     descending=descending))
 
     def partition(self, kth, axis=-1, kind="introselect", order=None):
+        axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
         write.assign(self, _ns.partition(self, kth, axis=axis, kind=kind, order=order))
 
     def compress(self, condition, axis=None, out=None):

@@ -105,10 +105,12 @@ def _is_dtype_like(x):
 
 
 def check_python_int(value, dt):
-    """NEP 50: a Python int that does not fit the integer dtype it is cast to raises OverflowError."""
+    """NEP 50: a Python int that does not fit the integer dtype it is cast to raises NumPy's
+    OverflowError (NumPy's own conversion gives it: its message depends on the value)."""
     if dt.kind in "iu" and type(value) is int:
         info = np.iinfo(dt)
         if not info.min <= value <= info.max:
+            np.array(value, dt)
             raise OverflowError(f"Python integer {value} out of bounds for {dt}")
 
 

@@ -5,10 +5,50 @@ zero-data NumPy placeholder of its root (a C-contiguous array over a one-element
 with ``as_strided``; nothing of the root's size is allocated), so ``flags``, ``strides`` and
 ``shares_memory`` report what NumPy reports for the same program.
 """
+import weakref
+
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import indexing, write
+
+# Roots laid out in Fortran order (``order='F'`` creations and copies): their placeholder has
+# NumPy's F strides, so flags, strides and every view's layout follow NumPy. The values are the
+# same whatever the order (a jax.Array has no layout); only what NumPy reports of the memory
+# differs. Keyed by id (an ndarray is unhashable), weakly.
+_FORTRAN = weakref.WeakValueDictionary()
+
+
+def mark_fortran(a):
+    """Lay out the root ``a`` (a fresh array, not yet seen by anyone) in Fortran order; returns
+    ``a``. Arrays of fewer than 2 dimensions are both C and F contiguous: nothing to mark."""
+    if a._base is None and len(a._shape) > 1:
+        _FORTRAN[id(a)] = a
+    return a
+
+
+def is_fortran_root(root):
+    return _FORTRAN.get(id(root)) is root
+
+
+def f_strides(shape, itemsize):
+    """The strides NumPy gives a new F-contiguous array of ``shape``."""
+    if 0 in shape:
+        return np.empty(shape, np.int8, order="F").strides
+    return tuple(reversed(c_strides(tuple(reversed(shape)), itemsize)))
+
+
+def copy_order(a, order):
+    """'C' or 'F': the layout of NumPy's copy of ``a`` with ``order`` ('C', 'F', 'A', 'K';
+    'K' keeps an F-contiguous layout, as 'A' does)."""
+    if order in ("C", "F"):
+        return order
+    if a._base is None:
+        return "F" if _FORTRAN and is_fortran_root(a) else "C"
+    if not (_FORTRAN and is_fortran_root(a._base)) and all(k != "transpose" for k, _ in a._lens):
+        return "C"  # slices and reshapes of C-ordered data are never F- without C-contiguous
+    layout = numpy_layout(a).flags
+    return "F" if layout.f_contiguous and not layout.c_contiguous else "C"
 
 
 def c_strides(shape, itemsize):
@@ -25,8 +65,9 @@ def c_strides(shape, itemsize):
 def root_placeholder(root):
     """A NumPy array with the root's shape, dtype and C layout, over a one-element buffer."""
     dt = root._dtype
-    return as_strided(np.zeros(1, dt), root._shape, c_strides(root._shape, dt.itemsize),
-                      writeable=False)
+    strides = (f_strides if _FORTRAN and is_fortran_root(root) else c_strides)(root._shape,
+                                                                              dt.itemsize)
+    return as_strided(np.zeros(1, dt), root._shape, strides, writeable=False)
 
 
 def _replay_index(x, static, los):
@@ -169,9 +210,25 @@ class FlatIter:
     def __len__(self):
         return self.base.size
 
+    _index = 0
+
+    @property
+    def index(self):
+        return self._index
+
+    @property
+    def coords(self):
+        return tuple(int(i) for i in np.unravel_index(self._index, self.base.shape))
+
     def __iter__(self):
-        flat = self._flat()
-        return (flat[i] for i in range(self.base.size))
+        return self  # NumPy's flatiter is its own iterator
+
+    def __next__(self):
+        i = self._index
+        if i >= self.base.size:
+            raise StopIteration
+        self._index = i + 1
+        return self._flat()[i]
 
     def __array__(self, dtype=None, copy=None):
         return self._flat().__array__(dtype, copy)

@@ -72,13 +72,34 @@ def _convert_dtype(x):
     return None if x is None else dtypes.canonical(x)
 
 
-def _convert_out(x):
-    if x is None or isinstance(x, ndarray):
-        return x
-    if isinstance(x, tuple) and len(x) == 1 and isinstance(x[0], ndarray):
-        return x[0]
-    raise TypeError("out must be a tnp.ndarray (NumPy arrays and tuples of them cannot be "
-                    "written in place on the device)")
+def out_arrays(out, nout=1, message="return arrays must be of ArrayType"):
+    """The one check of ``out=``, with NumPy's rules and errors: None, or a tuple of ``nout``
+    entries, each a tnp ndarray or None. ``message`` is the TypeError NumPy's function gives
+    for an ``out`` that is no array (its wording differs between NumPy's families). A
+    ``numpy.ndarray`` cannot be written by the device: TypeError, saying so."""
+    if out is None:
+        return None
+    if not isinstance(out, tuple):
+        if nout > 1:
+            raise TypeError("'out' must be a tuple of arrays")
+        out = (out,)
+    if all(o is None for o in out):
+        return None
+    if len(out) != nout:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    for o in out:
+        if isinstance(o, np.ndarray):
+            raise TypeError("out must be a tnp.ndarray (a numpy.ndarray cannot be written in "
+                            "place on the device: pass a tnp array and copy it back)")
+        if o is not None and not isinstance(o, ndarray):
+            raise TypeError(message)
+    return out
+
+
+def single_out(out, message="return arrays must be of ArrayType"):
+    """``out_arrays`` for a function with one output: the tnp array or None."""
+    out = out_arrays(out, 1, message)
+    return None if out is None else out[0]
 
 
 def _optional(conv):
@@ -92,7 +113,7 @@ _CONVERTERS = {
     ArrayOrScalar: to_jax_or_scalar,
     ArrayLikeSeq: lambda xs: tuple(to_jax(x) for x in xs),
     DTypeLike: _convert_dtype,
-    OutArray: _convert_out,
+    OutArray: single_out,
     NDArray: lambda x: x,
 }
 

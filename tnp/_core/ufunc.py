@@ -19,10 +19,10 @@ import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 from jax import lax
 
-from . import dtypes, probe, write
+from . import caches, dtypes, probe, write
 from .ndarray import ndarray
-from .casting import numpy_cast
-from .normalize import normalize_axes, to_jax
+from .casting import cast, numpy_cast
+from .normalize import normalize_axes, out_arrays, single_out, to_jax
 
 _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
                           "greater_equal"})
@@ -73,9 +73,9 @@ class ufunc:
         self.__numpy__ = np_ufunc
         self._core = _core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(self._resolve_uncached)
-        self._kernel = functools.lru_cache(maxsize=None)(self._kernel_uncached)
-        self._fast = {}  # input dtypes -> kernel, for calls on tnp arrays without keywords
-        self._method_kernel = functools.lru_cache(maxsize=None)(self._method_kernel_uncached)
+        self._kernel = caches.kernel_cache(self._kernel_uncached)  # bounded: tnp._core.caches
+        self._fast = caches.KernelTable()  # input dtypes -> kernel, for calls on tnp arrays
+        self._method_kernel = caches.kernel_cache(self._method_kernel_uncached)
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -119,7 +119,7 @@ class ufunc:
             xs = [_cast_in(x, dt) for x, dt in zip(xs, in_dtypes)]
             r = impl(*xs)
             r = r if isinstance(r, tuple) else (r,)
-            r = tuple(v.astype(dt) for v, dt in zip(r, out_dtypes))
+            r = tuple(numpy_cast(v, dt) for v, dt in zip(r, out_dtypes))
             return (r, _fp_flags(xs, r)) if check else (r, None)
         return jax.jit(kernel)
 
@@ -152,7 +152,7 @@ class ufunc:
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
         ops, keys = _operands(args)
-        outs = _normalize_out(out, self.nout)
+        outs = out_arrays(out, self.nout)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         in_dts, out_dts = self._resolve(
             tuple(keys), None if outs is None else tuple(
@@ -176,6 +176,10 @@ class ufunc:
                 self._numpy_error(ops, outs, None if where is True else np.shape(where))
                 raise
             if check is not None and not _is_tracer(flags[0]):
+                if where is not True:  # only the elements written count, as in NumPy's loop
+                    w = to_jax(where)
+                    flags = _fp_flags([jnp.where(w, to_jax(x), 1) for x in ops],
+                                      [jnp.where(w, r, 0) for r in results])
                 _errcheck.report(self.__name__, check, flags)
         if outs is None:
             if self.nout == 1:
@@ -238,7 +242,6 @@ class ufunc:
         self._binary_method("reduce")
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
-        out = _single_out(out)
         kw = {"axis": axis, "dtype": dtype, "keepdims": keepdims}
         if initial is not _NO_VALUE:
             kw["initial"] = _scalar(initial)
@@ -248,6 +251,7 @@ class ufunc:
         """The one reduction engine (``ufunc.reduce``, ``sum``, ``prod``, ``min``, ``max`` and
         the nan-variants' fronts): NumPy's ``numpy_fn(x, **kw)`` on a placeholder decides the
         result dtype and errors; the reduction runs in that dtype (the one cast converts ``x``)."""
+        out = single_out(out)
         probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         axes = normalize_axes(axis, x.ndim)
         want = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
@@ -265,13 +269,15 @@ class ufunc:
         self._binary_method("accumulate")
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
-        return self.accumulate_resolved(self._np.accumulate, x, axis, _single_out(out),
+        return self.accumulate_resolved(self._np.accumulate, x, axis, out,
                                         {"axis": axis, "dtype": dtype})
 
-    def accumulate_resolved(self, numpy_fn, x, axis, out, kw, include_initial=False):
+    def accumulate_resolved(self, numpy_fn, x, axis, out, kw, include_initial=False,
+                            out_message="return arrays must be of ArrayType"):
         """The one accumulation engine (``ufunc.accumulate``, ``cumsum``, ``cumprod``,
         ``cumulative_*`` and the nan-variants' fronts); ``axis=None`` accumulates the flattened
         array, as ``cumsum`` does."""
+        out = single_out(out, out_message)
         probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         if axis is None:
             x, ax = x.reshape(-1), 0
@@ -290,7 +296,7 @@ class ufunc:
         self._binary_method("reduceat")
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
-        out = _single_out(out)
+        out = single_out(out)
         idx = np.asarray(indices.__array__() if isinstance(indices, ndarray) else indices)
         # NumPy's errors for bad indices, axis, dtype and out, on placeholders of the real shapes
         res = probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype)
@@ -301,7 +307,7 @@ class ufunc:
         ax = normalize_axes(axis, x.ndim)[0]
         n = x.shape[ax]
         pieces = []
-        xm = jnp.moveaxis(x, ax, 0).astype(res_dt)
+        xm = cast(jnp.moveaxis(x, ax, 0), res_dt)
         for j, start in enumerate(idx.tolist()):
             stop = idx[j + 1] if j + 1 < len(idx) else n
             seg = xm[start:stop] if start < stop else xm[start:start + 1]
@@ -339,13 +345,13 @@ class ufunc:
 def _fold(uf, dt, x, mask=None, init=None):
     """Left fold of ``uf`` over axis 0 of ``x`` (NumPy's order); masked elements are skipped."""
     def step(c, v):
-        new = uf._impl(c, v[0]).astype(dt)
+        new = numpy_cast(uf._impl(c, v[0]), dt)
         return (new if mask is None else jnp.where(v[1], new, c)), None
     xs = (x, x if mask is None else mask)
     if init is None:  # NumPy demands an identity or an initial value for a masked reduction
         carry, xs = x[0], (x[1:], xs[1][1:])
     else:
-        carry = jnp.broadcast_to(jnp.asarray(init).astype(dt), x.shape[1:])
+        carry = jnp.broadcast_to(numpy_cast(jnp.asarray(init), dt), x.shape[1:])
     carry, _ = lax.scan(step, carry, xs)
     return carry
 
@@ -368,11 +374,11 @@ def reduce_body(uf, static, x, where):
             kw["dtype"] = dt
         r = fn(x, axis=axes, **kw)
     elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
-        init = jnp.asarray(np.nan if ident is None else ident).astype(dt)
+        init = numpy_cast(jnp.asarray(np.nan if ident is None else ident), dt)
         xv = x if where is None else jnp.where(where, x, init)
-        r = lax.reduce(xv, init, lambda p, q: uf._impl(p, q).astype(dt), axes)
+        r = lax.reduce(xv, init, lambda p, q: numpy_cast(uf._impl(p, q), dt), axes)
         if has_initial:
-            r = uf._impl(jnp.asarray(initial).astype(dt), r).astype(dt)
+            r = numpy_cast(uf._impl(numpy_cast(jnp.asarray(initial), dt), r), dt)
     else:
         rest = [i for i in range(x.ndim) if i not in axes]
         perm = list(axes) + rest
@@ -384,26 +390,30 @@ def reduce_body(uf, static, x, where):
         r = _fold(uf, dt, xt, mt, initial if has_initial else ident)
     if keepdims:
         r = jnp.expand_dims(r, axes)
-    return r.astype(dt)
+    return numpy_cast(r, dt)
 
 
 def _accumulate_body(uf, static, x):
     ax, dt, include_initial = static
     x = _cast_in(x, dt)
     name = uf.__name__
-    if name in ("add", "multiply") and not (name == "multiply" and dt.kind == "c"):
-        # XLA's cumulative sum/product; a complex product stays sequential below, so that
-        # signed zeros come out as NumPy's (a parallel scan associates differently)
+    if name in ("add", "multiply") and dt.kind != "c":
+        # XLA's cumulative sum/product (complex ones stay sequential below, so that signed zeros
+        # come out as NumPy's). XLA's sum starts from +0: in NumPy's order a prefix of -0.0s
+        # sums to -0.0.
         r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
+        if name == "add" and dt.kind == "f":
+            neg0 = ((x == 0) & jnp.signbit(x)).astype(np.int8)
+            r = jnp.where(lax.cummin(neg0, axis=ax) == 1, jnp.asarray(-0.0, dt), r)
     elif dt.kind in "biu" and (name in _TREE_REDUCE or name in ("maximum", "minimum")):
-        r = lax.associative_scan(lambda p, q: uf._impl(p, q).astype(dt), x, axis=ax)
+        r = lax.associative_scan(lambda p, q: numpy_cast(uf._impl(p, q), dt), x, axis=ax)
     elif x.shape[ax] == 0:
         r = x
     else:
         xm = jnp.moveaxis(x, ax, 0)
 
         def step(c, v):
-            new = uf._impl(c, v).astype(dt)
+            new = numpy_cast(uf._impl(c, v), dt)
             return new, new
         _, ys = lax.scan(step, xm[0], xm[1:])
         r = jnp.moveaxis(jnp.concatenate([xm[:1], ys]), 0, ax)
@@ -437,7 +447,7 @@ def _at_body(uf, static, a, pos, *vals):
         args = (_cast_in(f[i], in_dts[0]),) + tuple(_cast_in(v[k], d) for v, d in
                                                     zip(vals, in_dts[1:]))
         r = uf._impl(*args)
-        return f.at[i].set(r.astype(a_dt)), None
+        return f.at[i].set(numpy_cast(r, a_dt)), None
     flat, _ = lax.scan(step, flat, jnp.arange(pos.shape[0]))
     return flat.reshape(a.shape)
 
@@ -480,16 +490,6 @@ def _scalar(v):
     if isinstance(v, ndarray):
         v = v.__array__()
     return np.asarray(v).item() if not isinstance(v, (bool, int, float, complex)) else v
-
-
-def _single_out(out):
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-        out = out[0]
-    if out is not None and not isinstance(out, ndarray):
-        raise TypeError("return arrays must be of ArrayType")
-    return out
 
 
 def _method_dtype(numpy_fn, x, kw, where, out, want):
@@ -614,20 +614,3 @@ def _hashable_signature(signature):
     if signature is None or isinstance(signature, str):
         return signature
     return tuple(None if s is None else dtypes.canonical(s) for s in signature)
-
-
-def _normalize_out(out, nout):
-    if out is None:
-        return None
-    if not isinstance(out, tuple):
-        if nout > 1:
-            raise TypeError("'out' must be a tuple of arrays")
-        out = (out,)
-    if all(o is None for o in out):
-        return None
-    if len(out) != nout:
-        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-    for o in out:
-        if o is not None and not isinstance(o, ndarray):
-            raise TypeError("return arrays must be of ArrayType")
-    return out

@@ -73,18 +73,20 @@ def _first_quadrant(fn, z):
 # ---- exp, log, sqrt, expm1, log1p ------------------------------------------------------------
 
 def cexp(z):
+    """glibc's cexp: exp(x) cis(y); an infinite real part gives 0 or inf times cis(y)."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
-    # finite: XLA's kernel on x + i|y|, conjugated back; exp(x + i0) = exp(x) + i0 exactly
-    w = jnp.exp(lax.complex(x, jnp.abs(y)))
-    re_f = jnp.where(y == 0, jnp.exp(x), jnp.real(w))
-    im_f = jnp.where(y == 0, y, _neg_if(jnp.signbit(y), jnp.imag(w)))
+    # one XLA kernel, on x + i|y| with non-finite parts replaced by 0 (then conjugated back):
+    # the finite results, and cis(|y|)'s signs for an infinite x
+    w = jnp.exp(lax.complex(jnp.where(fin_x, x, 0), jnp.where(fin_y, jnp.abs(y), 0)))
+    sy = jnp.signbit(y)
+    re_w, im_w = jnp.real(w), _neg_if(sy, jnp.imag(w))
+    re_f = re_w
+    im_f = jnp.where(y == 0, y, im_w)  # exp(x + i0) = exp(x) + i0, also past overflow
     # real part infinite
     value = jnp.where(jnp.signbit(x), _full(x, 0.0), _inf(x))
-    ys = jnp.where(fin_y, y, 0)
-    re_i = _sel([(y == 0, value), (fin_y, _cs(value, jnp.cos(ys)))],
-                jnp.where(jnp.signbit(x), _full(x, 0.0), _inf(x)))
-    im_i = _sel([(y == 0, y), (fin_y, _cs(value, jnp.sin(ys)))],
+    re_i = _sel([(y == 0, value), (fin_y, _cs(value, re_w))], value)
+    im_i = _sel([(y == 0, y), (fin_y, _cs(value, im_w))],
                 jnp.where(jnp.signbit(x), _cs(0.0, y), _nan(x)))
     re = _sel([(fin_x & fin_y, re_f), (fin_x, _nan(x)), (jnp.isinf(x), re_i)], _nan(x))
     im = _sel([(fin_x & fin_y, im_f), (fin_x, _nan(x)), (jnp.isinf(x), im_i)],
@@ -93,6 +95,8 @@ def cexp(z):
 
 
 def clog(z):
+    """glibc's clog: log|z| + i atan2(y, x); -inf + i(0 or pi) at zero, inf + i nan for an
+    infinite part with a nan one."""
     x, y = _parts(z)
     fin = jnp.isfinite(x) & jnp.isfinite(y)
     nan = jnp.isnan(x) | jnp.isnan(y)
@@ -102,13 +106,19 @@ def clog(z):
     re_f, im_f = jnp.real(w), _neg_if(sy, jnp.imag(w))
     re_z = -1 / jnp.abs(x)
     im_z = _cs(jnp.where(jnp.signbit(x), _full(x, _PI), _full(x, 0.0)), y)
+    # an infinite part and no nan: atan2(y, x) is a multiple of pi/4 (no atan2 kernel)
+    inf_x, inf_y = jnp.isinf(x), jnp.isinf(y)
+    neg = jnp.signbit(x)
+    ang = _sel([(inf_x & inf_y, jnp.where(neg, _full(x, 3 * _PI_4), _full(x, _PI_4))),
+                (inf_y, _full(x, _PI_2))], jnp.where(neg, _full(x, _PI), _full(x, 0.0)))
     re = _sel([(zero, re_z), (fin, re_f), (~nan, _inf(x))],
-              jnp.where(jnp.isinf(x) | jnp.isinf(y), _inf(x), _nan(x)))
-    im = _sel([(zero, im_z), (fin, im_f), (~nan, jnp.arctan2(y, x))], _nan(x))
+              jnp.where(inf_x | inf_y, _inf(x), _nan(x)))
+    im = _sel([(zero, im_z), (fin, im_f), (~nan, _cs(ang, y))], _nan(x))
     return lax.complex(re, im)
 
 
 def csqrt(z):
+    """glibc's csqrt: the principal root, conjugate-symmetric in the sign of zero."""
     x, y = _parts(z)
     fin = jnp.isfinite(x) & jnp.isfinite(y)
     w = jnp.sqrt(lax.complex(x, jnp.abs(y)))
@@ -158,6 +168,7 @@ def _cosh_sinh(ax):
 
 
 def ccosh(z):
+    """glibc's ccosh: cosh(x) cos(y) + i sinh(x) sin(y), no early overflow, Annex G's table."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
     sx = jnp.signbit(x)
@@ -177,6 +188,7 @@ def ccosh(z):
 
 
 def csinh(z):
+    """glibc's csinh: sinh(x) cos(y) + i cosh(x) sin(y), no early overflow, Annex G's table."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
     sx = jnp.signbit(x)
@@ -197,30 +209,18 @@ def csinh(z):
 
 
 def ctanh(z):
+    """glibc's ctanh: XLA's kernel in the first quadrant (odd and conjugate-symmetric), Annex G's
+    table for non-finite parts (+-1 + i(+-0) for an infinite real part)."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
     fin = fin_x & fin_y
-    dt = x.dtype
-    eps = float(np.finfo(dt).eps)
-    t = int((np.finfo(dt).maxexp - 1) * np.log(2) / 2)
-    ys = jnp.where(fin_y, y, 0)
-    s, c = _sincos(ys)
-    xs = jnp.where(fin_x, x, 0)
-    ax = jnp.abs(xs)
-    # |x| > t: real part +-1, imaginary 4 sin cos / exp(2|x|) without intermediate overflow
-    big = ax > t
-    rest = jnp.minimum(jnp.where(big, ax - t, 0), t)
-    im_big = 4 * s * c / jnp.exp(_full(x, 2.0 * t)) / jnp.exp(2 * rest)
-    tiny = ax <= np.finfo(dt).tiny
-    sh = jnp.where(tiny, xs, jnp.sinh(jnp.where(big, 0, xs)))
-    ch = jnp.where(tiny, _full(x, 1.0), jnp.cosh(jnp.where(big, 0, xs)))
-    den = jnp.where(jnp.abs(sh) > jnp.abs(c) * eps, sh * sh + c * c, c * c)
-    re_f = jnp.where(big, _cs(1.0, x), sh * ch / den)
-    im_f = jnp.where(big, im_big, s * c / den)
+    # one kernel; an infinite x is replaced by 0 there: tanh(0 + i|y|) = i tan|y|, whose sign
+    # (sin y cos y's, conjugated back) is glibc's sign of the zero imaginary part at x = +-inf
+    w = jnp.tanh(lax.complex(jnp.where(fin, jnp.abs(x), 0), jnp.where(fin_y, jnp.abs(y), 0)))
+    re_f = _neg_if(jnp.signbit(x), jnp.real(w))
+    im_f = _neg_if(jnp.signbit(y), jnp.imag(w))
     # special: real part infinite
-    ys2 = jnp.where(fin_y & (jnp.abs(y) > 1), y, 0)
-    s2, c2 = jnp.sin(ys2), jnp.cos(ys2)
-    im_i = jnp.where(fin_y & (jnp.abs(y) > 1), _cs(0.0, s2 * c2), _cs(0.0, y))
+    im_i = jnp.where(fin_y, _cs(0.0, im_f), _cs(0.0, y))
     re = _sel([(fin, re_f), (jnp.isinf(x), _cs(1.0, x)), (y == 0, x)],
               jnp.where(x == 0, x, _nan(x)))
     im = _sel([(fin, im_f), (jnp.isinf(x), im_i), (y == 0, y)], _nan(x))
@@ -229,12 +229,18 @@ def ctanh(z):
 
 # ---- arcsinh, arccosh, arccos, arctanh -------------------------------------------------------
 
-def _casinh_parts(x, y):
+def _casinh_parts(x, y, kernel=True):
+    """glibc's casinh on parts: XLA's kernel in the first quadrant (odd and conjugate-symmetric),
+    Annex G's table for non-finite parts. Without ``kernel`` only the non-finite parts and
+    0 + 0i are right (what cacos needs of it, without a second transcendental kernel)."""
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
-    re_w, im_w, sx, sy = _first_quadrant(jnp.arcsinh, lax.complex(x, y))
     zero = (x == 0) & (y == 0)
-    re_f = jnp.where(zero, x, _cs(re_w, x))
-    im_f = jnp.where(zero, y, _cs(im_w, y))
+    if kernel:
+        re_w, im_w, _, _ = _first_quadrant(jnp.arcsinh, lax.complex(x, y))
+        re_f = jnp.where(zero, x, _cs(re_w, x))
+        im_f = jnp.where(zero, y, _cs(im_w, y))
+    else:
+        re_f, im_f = x, y
     xnan = jnp.isnan(x)
     re_s = _sel([(jnp.isinf(y), _cs(np.inf, x)), (~fin_x, x)], _nan(x))
     im_s = _sel([(jnp.isinf(y), jnp.where(xnan, _nan(x),
@@ -251,6 +257,7 @@ def casinh(z):
 
 
 def cacosh(z):
+    """glibc's cacosh: real part >= 0, conjugate-symmetric, Annex G's table."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
     sy = jnp.signbit(y)
@@ -274,6 +281,7 @@ def cacosh(z):
 
 
 def cacos(z):
+    """glibc's cacos: special parts (and 0 + 0i) through pi/2 - casin(z), casin = -i casinh(iz)."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
     sy = jnp.signbit(y)
@@ -281,7 +289,7 @@ def cacos(z):
     re_f, im_f = jnp.real(w), _neg_if(sy, jnp.imag(w))
     # glibc: special inputs (and 0 + 0i) through casin(z) = -i casinh(i z)
     nan = jnp.isnan(x) | jnp.isnan(y)
-    ash_re, ash_im = _casinh_parts(-y, x)  # casinh(-y + i x); casin = (ash_im, -ash_re)
+    ash_re, ash_im = _casinh_parts(-y, x, kernel=False)  # casinh(-y + ix); casin = (im, -re)
     re_s = _PI_2 - ash_im
     im_s = ash_re
     # casin with a NaN part
@@ -296,6 +304,7 @@ def cacos(z):
 
 
 def catanh(z):
+    """glibc's catanh: odd and conjugate-symmetric, Annex G's table."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
     re_w, im_w, _, _ = _first_quadrant(jnp.arctanh, z)
@@ -376,19 +385,21 @@ def cabs(z):
 
 
 def csign(z):
-    """NumPy 2's complex sign: z / |z|; 0 for 0, the unit direction of an infinite part, nan
-    when |z| is nan or both parts are infinite."""
+    """NumPy 2's complex sign (npy_csign): z / |z| with |z| = hypot; 0 for 0; where |z| is
+    infinite (an infinite part, or an overflow) the unit direction of the infinite real part,
+    nan if both parts are infinite, else +-1j by the imaginary part's sign; nan for a nan |z|."""
     x, y = _parts(z)
     a = jnp.hypot(x, y)
     one = _full(x, 1.0)
     zero = _full(x, 0.0)
-    unit = lambda v: jnp.where(v > 0, one, -one)  # noqa: E731
     inf_x, inf_y = jnp.isinf(x), jnp.isinf(y)
     safe = jnp.where((a == 0) | ~jnp.isfinite(a), one, a)
-    re = _sel([(jnp.isnan(a), _nan(x)), (inf_x & inf_y, _nan(x)), (inf_x, unit(x)),
-               (inf_y, zero), (a == 0, zero)], x / safe)
-    im = _sel([(jnp.isnan(a), _nan(x)), (inf_x & inf_y, _nan(x)), (inf_x, zero),
-               (inf_y, unit(y)), (a == 0, zero)], y / safe)
+    big = jnp.isinf(a)
+    re = _sel([(jnp.isnan(a), _nan(x)), (big & inf_x & inf_y, _nan(x)),
+               (big & inf_x, jnp.where(x > 0, one, -one)), (big, zero), (a == 0, zero)],
+              x / safe)
+    im = _sel([(jnp.isnan(a), _nan(x)), (big & inf_x & inf_y, _nan(x)), (big & inf_x, zero),
+               (big, jnp.where(y > 0, one, -one)), (a == 0, zero)], y / safe)
     return lax.complex(re, im)
 
 

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import devices, dtypes, probe
+from .._core import devices, dtypes, flags, probe
 from .._core.casting import cast
 from .._core.devices import place
 from .._core.ndarray import ndarray
@@ -47,8 +47,9 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     if order != "K" and order is not None:
         _check_order(order, np.array, 0)
     dtype = None if dtype is None else dtypes.canonical(dtype)
+    order = order.upper() if isinstance(order, str) else order
     if copy is not True and isinstance(object, ndarray) and (
-            dtype is None or dtype == object.dtype):
+            dtype is None or dtype == object.dtype) and _has_layout(object, order):
         if object.ndim >= ndmin:
             # a stand-in for a NumPy scalar becomes a real 0-d array (a new one, as NumPy's)
             return ndarray._wrap(object._value)._as_array() if object._scalar else object
@@ -59,7 +60,25 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
-    return ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
+    out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
+    return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
+
+
+def _has_layout(a, order):
+    """Whether ``a`` already has the layout ``order`` asks for (NumPy then makes no copy)."""
+    if order not in ("C", "F"):
+        return True
+    if order == "C" and a._base is None and not flags.is_fortran_root(a):
+        return True
+    layout = flags.numpy_layout(a).flags
+    return layout.c_contiguous if order == "C" else layout.f_contiguous
+
+
+def _laid_out(a, order):
+    """A new array laid out in Fortran order when ``order`` is 'F' (tnp._core.flags)."""
+    if isinstance(order, str) and order.upper() == "F":
+        flags.mark_fortran(a)
+    return a
 
 
 @np_doc(np.asarray)
@@ -74,19 +93,19 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 @np_doc(np.ascontiguousarray)
 def ascontiguousarray(a, dtype=None, *, like=None):
-    return array(a, dtype, copy=None, ndmin=1)
+    return array(a, dtype, copy=None, order="C", ndmin=1)
 
 
 @np_doc(np.asfortranarray)
 def asfortranarray(a, dtype=None, *, like=None):
-    return array(a, dtype, copy=None, ndmin=1)
+    return array(a, dtype, copy=None, order="F", ndmin=1)
 
 
 @np_doc(np.copy)
 def copy(a, order="K", subok=False):
     if order != "K":
         _check_order(order, np.copy, probe.Spec((0,), np.int8))
-    return array(a, copy=True)
+    return array(a, copy=True, order=order)
 
 
 @np_doc(np.astype)
@@ -96,9 +115,36 @@ def astype(x, dtype, /, *, copy=True, device=None):
         raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
     if dtype == x.dtype and not copy and devices.check(device) is None:
         return x
+    if x.dtype.kind == "f" and dtype.kind in "iu":
+        _check_cast_errors(x, dtype)
     out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
     return place(out, device)
+
+
+def _int_cast_range(dtype):
+    """The float range NumPy's float-to-int cast converts without 'invalid' (it goes through
+    C's int32 for small types, int64 for int64/uint32, uint64 for uint64)."""
+    if dtype == np.uint64:
+        return -2.0**63, 2.0**64
+    if dtype.itemsize == 8 or dtype == np.uint32:
+        return -2.0**63, 2.0**63
+    return -2.0**31, 2.0**31
+
+
+@jax.jit
+def _outside(v, lo, hi):
+    return jnp.any(~((v >= lo) & (v < hi)))
+
+
+def _check_cast_errors(x, dtype):
+    """``errstate(invalid='raise')``: NumPy's FloatingPointError for a float-to-int cast of NaN,
+    inf or a value out of the cast's range (a sync, only when 'raise' is asked for)."""
+    from .._core.ufunc import _errcheck  # NumPy's error state, cached per state object
+    modes = _errcheck.modes()
+    if modes is not None and modes[0] == "raise" and x.size and bool(
+            _outside(x._value, *_int_cast_range(dtype))):
+        raise FloatingPointError("invalid value encountered in cast")
 
 
 _fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
@@ -140,19 +186,22 @@ def _filled(shape, value, dtype):
 @np_doc(np.zeros)
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)), device)
+    return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
+                           device), order)
 
 
 @np_doc(np.ones)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)), device)
+    return _laid_out(place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)),
+                           device), order)
 
 
 @np_doc(np.empty, notes="The contents are zeros (XLA has no uninitialised memory).")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)), device)
+    return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
+                           device), order)
 
 
 def _fill_value(fill_value, dtype):
@@ -172,7 +221,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape, dtype)
     _check_order(order)
-    return place(_fill(_fill_value(fill_value, dtype), shape, dtype), device)
+    return _laid_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
 
 
 def _like_shape_dtype(a, dtype, shape):

@@ -19,7 +19,7 @@ from numpy.lib._arraypad_impl import _as_pairs
 from .._core import dtypes, probe, write
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
-                               normalize_axis, to_jax)
+                               normalize_axis, single_out, to_jax)
 from .._core.np_doc import np_doc
 from .._core import syncs
 from .creation import asarray, check_size, zeros
@@ -51,8 +51,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
-    if out is not None and not isinstance(out, (ndarray, np.ndarray)):
-        raise TypeError("'out' must be an array")
+    out = single_out(out, "'out' must be an array")
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
@@ -427,9 +426,21 @@ def _axis_of(arr, axis):
 @np_doc(np.delete, notes="A device obj is a sync point (it decides the shape).")
 def delete(arr, obj, axis=None):
     arr, axis = _axis_of(asarray(arr), axis)
-    keep = np.delete(np.arange(arr.shape[axis]), _host(obj, "delete"))
+    obj = _host(obj, "delete")
+    try:
+        keep = np.delete(np.arange(arr.shape[axis]), obj)
+    except IndexError:  # NumPy's message names the axis: ask it on a placeholder of arr
+        np.delete(probe.placeholder(probe.Spec(arr.shape, np.int8)), obj, axis=axis)
+        raise
     empty = jnp.zeros(arr.shape[:axis] + (0,) + arr.shape[axis + 1:], arr.dtype)
     return _gather_kernel(arr, empty, keep.astype(np.int64), axis)
+
+
+def _insert_error(arr, obj, vshape, axis):
+    """NumPy's error for values that do not fit an insert, from NumPy's insert on placeholders
+    of the same shapes (an error path: the placeholder result is all it allocates)."""
+    np.insert(probe.placeholder(probe.Spec(arr.shape, np.int8)), obj,
+              probe.placeholder(probe.Spec(vshape, np.int8)), axis=axis)
 
 
 @np_doc(np.insert, notes="A device obj is a sync point (it decides the shape).")
@@ -461,7 +472,11 @@ def insert(arr, obj, values, axis=None):
             vals = jnp.moveaxis(vals, 0, axis)
         numnew = vals.shape[axis]
         shape = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
-        vals = jnp.broadcast_to(vals, shape)
+        try:
+            vals = jnp.broadcast_to(vals, shape)
+        except ValueError:
+            _insert_error(arr, obj, np.shape(values), axis)
+            raise
         perm = np.concatenate([np.arange(index), n + np.arange(numnew), np.arange(index, n)])
         return _gather_kernel(arr, vals, perm.astype(np.int64), axis)
     if indices.size == 0 and not isinstance(obj, np.ndarray):
@@ -479,8 +494,12 @@ def insert(arr, obj, values, axis=None):
     perm[old_mask] = np.arange(n)
     perm[indices] = n + np.arange(numnew)
     shape = arr.shape[:axis] + (numnew,) + arr.shape[axis + 1:]
-    vals = jnp.broadcast_to(vals, jnp.broadcast_shapes(vals.shape, shape))
-    vals = jnp.broadcast_to(vals, shape) if vals.shape != shape else vals
+    try:
+        vals = jnp.broadcast_to(vals, jnp.broadcast_shapes(vals.shape, shape))
+        vals = jnp.broadcast_to(vals, shape) if vals.shape != shape else vals
+    except ValueError:
+        _insert_error(arr, obj, np.shape(values), axis)
+        raise
     return _gather_kernel(arr, vals, perm, axis)
 
 

@@ -348,12 +348,15 @@ def _check_out_type(func, out, *args):
 
 @np_doc(np.clip)
 def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoValue, **kwargs):
-    if min is not _NoValue and a_min is not _NoValue:
-        raise TypeError("Passed `min` and `a_min`, use only one")
-    if max is not _NoValue and a_max is not _NoValue:
-        raise TypeError("Passed `max` and `a_max`, use only one")
-    lo = None if (a_min is _NoValue and min is _NoValue) else (min if a_min is _NoValue else a_min)
-    hi = None if (a_max is _NoValue and max is _NoValue) else (max if a_max is _NoValue else a_max)
+    # NumPy's own errors for the combination of bounds given (a placeholder call: each given
+    # bound stands in as 0)
+    probe.call(np.clip, probe.Spec((0,), np.float64),
+               *(_NoValue if v is _NoValue else 0 for v in (a_min, a_max)),
+               **{k: 0 for k, v in (("min", min), ("max", max)) if v is not _NoValue})
+    if a_min is _NoValue and a_max is _NoValue:
+        a_min, a_max = min, max
+    lo = None if a_min is _NoValue else a_min
+    hi = None if a_max is _NoValue else a_max
     x = asarray(a)
     bad = set(kwargs) - {"dtype", "casting"}
     if bad:

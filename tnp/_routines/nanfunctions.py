@@ -14,11 +14,12 @@ import numpy as np
 
 from .._core.normalize import ArrayLike, OutArray, normalize
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.np_doc import np_doc
 from .._core.ufunc import reduce_body
 from . import reductions as red
 from .creation import asarray
-from .reductions import _NoValue, _axes, _opt, _where, checked_out, probe_dtype
+from .reductions import _NoValue, _axes, _opt, _where, add_reduce, checked_out, probe_dtype
 from .ufuncs import add, maximum, minimum, multiply
 from .statistics import _is_tracer, median_front, quantile_front
 
@@ -81,9 +82,9 @@ def _nanmean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, dtype, rt
              out: OutArray = None):
     v = _valid(a, where)
     x = jnp.where(v, a, jnp.zeros((), a.dtype))
-    tot = jnp.sum(x.astype(dtype), axis=axes, keepdims=keepdims, dtype=dtype)
+    tot = add_reduce(x, axes, dtype, keepdims)
     cnt = jnp.sum(v, axis=axes, keepdims=keepdims, dtype=np.intp)
-    return (tot / cnt).astype(rt)
+    return numpy_cast(tot / cnt, rt)
 
 
 @normalize
@@ -112,17 +113,17 @@ def _nanvar(a: ArrayLike, where: Optional[ArrayLike], m: Optional[ArrayLike], ax
     x = jnp.where(v, a, jnp.zeros((), a.dtype))
     cnt = jnp.sum(v, axis=axes, keepdims=True, dtype=np.intp)
     if m is None:
-        m = jnp.sum(x.astype(work), axis=axes, keepdims=True, dtype=work) / cnt
-    d = x - m.astype(a.dtype)
+        m = add_reduce(x, axes, work, True) / cnt
+    d = x - numpy_cast(m, a.dtype)
     sq = (d * jnp.conj(d)).real if d.dtype.kind == "c" else d * d
     sq = jnp.where(v, sq, jnp.zeros((), sq.dtype))
     sw = np.dtype(work.char.lower()) if work.kind == "c" else work
-    s = jnp.sum(sq.astype(sw), axis=axes, keepdims=keepdims, dtype=sw)
+    s = add_reduce(sq, axes, sw, keepdims)
     dof = cnt - ddof
     if not keepdims:
         dof = dof.reshape(s.shape)
     r = jnp.where(dof <= 0, jnp.asarray(np.nan, s.dtype), s / jnp.where(dof <= 0, 1, dof))
-    r = r.astype(rt)
+    r = numpy_cast(r, rt)
     return jnp.sqrt(r) if sqrt else r
 
 

@@ -59,7 +59,7 @@ def _axis_for(axis, ndim):
     from numpy.exceptions import AxisError
     axis = operator.index(axis)
     if not -ndim <= axis < ndim:
-        raise AxisError(axis, ndim)
+        raise AxisError(axis, ndim, "destination")  # NumPy's moveaxis(y, 0, axis) names it
     return axis % ndim
 
 
@@ -73,7 +73,10 @@ def _prepare(start, stop, num, dtype):
     if dtype.kind in "iu" and dt.kind == "c":
         probe.call(np.floor, probe.Spec((1,), dt))  # NumPy's TypeError: no complex floor
     s, e = to_jax(start), to_jax(stop)
-    check_size(num * math.prod(jnp.broadcast_shapes(s.shape, e.shape)), dtype)
+    # NumPy's broadcast (and its error) of ``stop - start``, on placeholders
+    shape = probe.call(np.subtract, probe.Spec(e.shape, np.float64),
+                       probe.Spec(s.shape, np.float64)).shape
+    check_size(num * math.prod(shape), dtype)
     return s, e, num, dt, dtype
 
 

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, OutArray, hashable, normalize, normalize_axes
 from .._core.np_doc import np_doc
@@ -124,7 +125,7 @@ def _mean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, work, rt,
           out: OutArray = None):
     s = add_reduce(a, axes, work, keepdims, where)
     n = count(a.shape, where, axes, keepdims)
-    return (s / n).astype(rt)
+    return numpy_cast(s / n, rt)
 
 
 @np_doc(np.mean)
@@ -143,9 +144,9 @@ def var_body(a, where, axes, keepdims, ddof, m, work):
         where = jnp.broadcast_to(where, a.shape)
     n = count(a.shape, where, axes, True)
     if m is None:
-        m = (add_reduce(a, axes, work, True, where) / n).astype(work)
+        m = numpy_cast(add_reduce(a, axes, work, True, where) / n, work)
     dt = np.result_type(a.dtype, m.dtype)
-    d = a.astype(dt) - m.astype(dt)
+    d = numpy_cast(a, dt) - numpy_cast(m, dt)
     sq = (d * jnp.conj(d)).real if dt.kind == "c" else d * d
     sw = np.dtype(work.char.lower()) if work.kind == "c" else work
     s = add_reduce(sq, axes, sw, keepdims, where)
@@ -157,7 +158,7 @@ def var_body(a, where, axes, keepdims, ddof, m, work):
 @normalize
 def _var(a: ArrayLike, where: Optional[ArrayLike], m: Optional[ArrayLike], axes, keepdims, ddof,
          work, rt, sqrt, out: OutArray = None):
-    r = var_body(a, where, axes, keepdims, ddof, m, work).astype(rt)
+    r = numpy_cast(var_body(a, where, axes, keepdims, ddof, m, work), rt)
     return jnp.sqrt(r) if sqrt else r
 
 
@@ -268,7 +269,7 @@ def _arg(a: ArrayLike, axis, keepdims, op, out: OutArray = None):
         r = lex_arg(x, op)
     else:
         r = (jnp.argmax if op == "max" else jnp.argmin)(x, axis=-1)
-    r = r.astype(np.intp)
+    r = numpy_cast(r, np.intp)
     if keepdims:
         r = r.reshape((1,) * nd) if axis is None else jnp.expand_dims(r, axis)
     return r
@@ -305,7 +306,7 @@ def accumulation(uf, numpy_fn, a, axis, dtype, out, **kw):
     if axis is None and x.ndim == 1:
         axis = 0
     return uf.accumulate_resolved(numpy_fn, x, axis, out, kw,
-                                  bool(kw.get("include_initial", False)))
+                                  bool(kw.get("include_initial", False)), "output must be an array")
 
 
 @np_doc(np.cumsum)

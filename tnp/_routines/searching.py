@@ -89,7 +89,12 @@ def where(condition, x=None, y=None, /):
     if _where_rejects_out_of_range_ints():
         dtypes.check_python_int(x, dt)
         dtypes.check_python_int(y, dt)
-    return _where3(condition, x, y, dt)
+    try:
+        return _where3(condition, x, y, dt)
+    except (ValueError, TypeError):
+        # NumPy's broadcast error (class and message) for operands that do not broadcast
+        probe.call(np.where, *(probe.Spec(np.shape(v), bool) for v in (condition, x, y)))
+        raise
 
 
 @functools.cache

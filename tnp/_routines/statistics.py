@@ -256,9 +256,16 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
     a = asarray(a)
     w = None if weights is None else asarray(weights)
     kw = {} if keepdims is _NoValue else {"keepdims": keepdims}
-    r = probe.call(np.average, probe.small(a), axis=hashable(axis),
-                   weights=None if w is None else probe.One(*probe.small(w)),
-                   returned=bool(returned), **kw)
+    ph_a, ph_w = probe.small(a), None if w is None else probe.One(*probe.small(w))
+    if w is not None and w.shape != a.shape:  # NumPy checks w's length against a's axes: a
+        axes = axis if isinstance(axis, tuple) else (axis,)  # small ``a`` but for those axes
+        if all(isinstance(i, int) and -a.ndim <= i < a.ndim for i in axes):
+            keep = {i % a.ndim for i in axes}
+            ph_a = probe.Spec(tuple(n if i in keep else min(n, 2) for i, n in enumerate(a.shape)),
+                              a.dtype)
+            ph_w = probe.One(*probe.like(w))
+    r = probe.call(np.average, ph_a, axis=hashable(axis), weights=ph_w, returned=bool(returned),
+                   **kw)
     rt, st = (r[0].dtype, r[1].dtype) if returned else (r.dtype, None)
     if w is None:
         avg = mean(a, axis=axis, keepdims=keepdims)

@@ -2,6 +2,7 @@
 import operator
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from .._core import probe
 from .._core.flags import numpy_layout
@@ -29,11 +30,14 @@ def _resolve_shape(shape, size):
 @np_doc(np.reshape)
 def reshape(a, /, shape, order="C", *, copy=None):
     a = asarray(a)
-    if order not in ("C", "A", None):
+    if order not in ("C", None):
         order = _numpy_order(order, np.reshape, (0,))
-    if order not in ("C", "A", None):
-        raise NotImplementedError("tnp: reshape(order='F') is not supported")
+    if order == "A":  # Fortran order for an array laid out so (and not also C-contiguous)
+        layout = numpy_layout(a).flags
+        order = "F" if layout.f_contiguous and not layout.c_contiguous else "C"
     shape = _resolve_shape(shape, a.size)
+    if order == "F":  # NumPy's F-order reshape is the C-order one of the transposes
+        return transpose(reshape(transpose(a), tuple(reversed(shape)), copy=copy))
     if copy:
         return _reshape_view(a.copy(), shape)  # as NumPy: a view of the copy
     if _c_contiguous_chain(a):
@@ -65,9 +69,16 @@ def ravel(a, order="C"):
     a = asarray(a)
     if order != "C":
         order = _numpy_order(order, np.ravel)
-    if order != "C" and not (order in ("A", "K") and numpy_layout(a).flags.c_contiguous):
-        raise NotImplementedError(f"tnp: ravel(order={order!r}) is supported for C-contiguous "
-                                  "arrays only")
+    if order in ("A", "K") and a.ndim > 1:
+        layout = numpy_layout(a)
+        if order == "A":
+            order = "F" if layout.flags.f_contiguous and not layout.flags.c_contiguous else "C"
+        elif not layout.flags.c_contiguous:  # 'K': memory order, axes by decreasing stride
+            perm = sorted(range(a.ndim), key=lambda i: -abs(layout.strides[i]))
+            if perm != list(range(a.ndim)):
+                return ravel(transpose(a, perm))
+    if order == "F":
+        return ravel(transpose(a))
     try:
         numpy_layout(a).reshape(-1, copy=False)
     except ValueError:
@@ -113,8 +124,9 @@ def swapaxes(a, axis1, axis2):
 @np_doc(np.moveaxis)
 def moveaxis(a, source, destination):
     a = asarray(a)
-    src = normalize_axes(source, a.ndim)
-    dst = normalize_axes(destination, a.ndim)
+    # NumPy's own axis normaliser: its errors name the argument ("source: axis 3 is ...")
+    src = normalize_axis_tuple(source, a.ndim, "source")
+    dst = normalize_axis_tuple(destination, a.ndim, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number "
                          "of elements")

@@ -6,15 +6,12 @@ from numpy.linalg import LinAlgError
 
 from .._core.normalize import ArrayLike, ArrayLikeSeq, OutArray, normalize, to_jax
 from .._core.np_doc import np_doc
+from .._routines import products as _main_products, ufuncs as _ufuncs
+from .._routines import view_routines as _view_routines, views as _views
 from . import _common as c
 
 __all__ = ["multi_dot", "outer", "cross", "diagonal", "trace", "matmul", "matrix_transpose",
            "vecdot", "tensordot"]
-
-
-def _tnp():
-    import tnp
-    return tnp
 
 
 def _dot(a, b):
@@ -57,7 +54,7 @@ def multi_dot(arrays, *, out=None):
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
     if n == 2:
-        return _tnp().dot(arrays[0], arrays[1], out=out)
+        return _main_products.dot(arrays[0], arrays[1], out=out)
     return _multi_dot(arrays, out=out)
 
 
@@ -67,7 +64,7 @@ def outer(x1, x2, /):
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError("Input arrays must be one-dimensional, but they are "
                          f"x1.ndim={x1.ndim} and x2.ndim={x2.ndim}.")
-    return _tnp().outer(x1, x2)
+    return _main_products.outer(x1, x2)
 
 
 @np_doc(np.linalg.cross, namespace="linalg")
@@ -77,27 +74,27 @@ def cross(x1, x2, /, *, axis=-1):
         raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
                          f"but they are {j1.shape[axis]} and {j2.shape[axis]} "
                          "dimensional instead.")
-    return _tnp().cross(x1, x2, axis=axis)
+    return _main_products.cross(x1, x2, axis=axis)
 
 
 @np_doc(np.linalg.diagonal, namespace="linalg")
 def diagonal(x, /, *, offset=0):
-    return _tnp().diagonal(x, offset, axis1=-2, axis2=-1)
+    return _view_routines.diagonal(x, offset, axis1=-2, axis2=-1)
 
 
 @np_doc(np.linalg.trace, namespace="linalg")
 def trace(x, /, *, offset=0, dtype=None):
-    return _tnp().trace(x, offset, axis1=-2, axis2=-1, dtype=dtype)
+    return _main_products.trace(x, offset, axis1=-2, axis2=-1, dtype=dtype)
 
 
 @np_doc(np.linalg.matmul, namespace="linalg")
 def matmul(x1, x2, /):
-    return _tnp().matmul(x1, x2)
+    return _ufuncs.matmul(x1, x2)
 
 
 @np_doc(np.linalg.matrix_transpose, namespace="linalg")
 def matrix_transpose(x, /):
-    return _tnp().matrix_transpose(x)
+    return _views.matrix_transpose(x)
 
 
 @normalize
@@ -119,4 +116,4 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 @np_doc(np.linalg.tensordot, namespace="linalg")
 def tensordot(x1, x2, /, *, axes=2):
-    return _tnp().tensordot(x1, x2, axes=axes)
+    return _main_products.tensordot(x1, x2, axes=axes)
