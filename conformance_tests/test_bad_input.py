@@ -1,8 +1,9 @@
 """Bad input, differentially: every case runs with NumPy and with tnp on fresh copies of the same
-inputs. Where NumPy raises, tnp must raise an instance of NumPy's exception class (not a JAX
-class), with a message free of JAX/XLA internals; where NumPy returns (the few "must work" rows,
+inputs. Where NumPy raises, tnp must raise exactly NumPy's exception class (not a JAX class),
+with a message free of JAX/XLA internals; where NumPy returns (the few "must work" rows,
 e.g. ``ones(3)[0:array(2)]``), tnp must return the same. Either way every input array must
-afterwards equal NumPy's (a failed write leaves nothing half done).
+afterwards equal NumPy's after-state, or be unchanged where NumPy raised (a failed write leaves
+nothing half done in tnp; NumPy may have written the items before the bad one).
 
 The table covers indexing, broadcasting, dtype strings, casting, axes, reshape, joins, Python
 ints out of range on every write form, comparisons with strings, ``can_cast``, ``searchsorted``,
@@ -45,12 +46,11 @@ def check_bad(body, *inputs):
     if np_exc is not None:
         assert tnp_exc is not None, (
             f"NumPy raised {type(np_exc).__name__}: {np_exc}; tnp returned {actual!r}")
-        assert isinstance(tnp_exc, type(np_exc)), (
+        # exactly NumPy's class (NumPy's own subclasses such as UFuncTypeError and AxisError
+        # included), which also keeps JAX's exception classes out
+        assert type(tnp_exc) is type(np_exc), (
             f"NumPy raised {type(np_exc).__name__}: {np_exc}; tnp raised "
-            f"{type(tnp_exc).__name__}: {tnp_exc}")
-        mod = type(tnp_exc).__module__ or ""
-        assert not mod.startswith(("jax", "jaxlib")), (
-            f"tnp raised JAX's {mod}.{type(tnp_exc).__name__}: {tnp_exc}")
+            f"{type(tnp_exc).__module__}.{type(tnp_exc).__name__}: {tnp_exc}")
         # tnp's own message for a dtype XLA cannot hold names JAX/XLA by design (README)
         msg = str(tnp_exc).replace("cannot be held on JAX/XLA", "")
         assert not INTERNAL.search(msg), (
@@ -88,20 +88,13 @@ KNOWN = {
     "cast-astype-order-bad": "NumPy's a.astype(int, order='Z') raises ValueError 'order must "
                              "be one of ...'; tnp ignores order — fix in tnp/_core/ndarray.py "
                              "(ndarray.astype)",
-    "copy-order-Z-issue21": "NumPy's a.copy(order='Z') raises ValueError 'order must be one "
-                            "of ...'; tnp ignores order — fix in tnp/_core/ndarray.py "
-                            "(ndarray.copy: pass order on to tnp.copy, which checks it)",
-    "axis-sort-method-none-issue21": "NumPy's a.sort(axis=None) raises TypeError (the method "
-                                     "takes no None axis); tnp raises ValueError — fix in "
-                                     "tnp/_core/ndarray.py (ndarray.sort)",
     "reshape-method-no-shape": "NumPy's a.reshape() raises TypeError 'reshape() takes exactly "
                                "1 argument (0 given)'; tnp raises ValueError — fix in "
                                "tnp/_core/ndarray.py (ndarray.reshape)",
     "cast-copyto-where-nonbool": "NumPy raises TypeError casting a float where= to bool "
                                  "(rule 'safe'); tnp accepts it — fix in "
                                  "tnp/_routines/writes.py (copyto)",
-    "cast-sum-out-type": OUT_TYPE, "out-sum-int": OUT_TYPE, "out-mean-tuple": OUT_TYPE,
-    "out-cumsum-list": OUT_TYPE,
+    "out-mean-tuple": OUT_TYPE,
     "corrcoef-shape": "NumPy raises ValueError (the concatenate shape mismatch of x and y); "
                       "tnp raises TypeError with jnp.concatenate's message — fix in "
                       "tnp/_routines/statistics.py (corrcoef/cov: join x and y with "
@@ -377,7 +370,7 @@ case("loop-signbit-complex", lambda xp: xp.signbit(xp.ones(2, complex)))
 # dtype strings and objects
 # ------------------------------------------------------------------------------------------
 for bad in ["flot", "int7", "i3", "f3", "u3", "c4", "foo", "float128x", "q9", "?2", "int128",
-            "uint256", "<f3", "f8,"[:-1] + "x", "b3", "float16x"]:
+            "uint256", "<f3", "f8x", "b3", "float16x"]:
     case(f"dtype-zeros-{bad}", lambda xp, d=bad: xp.zeros(3, dtype=d))
 for bad in ["nope", "i9", "complex8"]:
     case(f"dtype-astype-{bad}", lambda xp, a, d=bad: a.astype(d), F(3))
@@ -504,9 +497,6 @@ case("axis-ufunc-accumulate-oob", lambda xp, a: xp.add.accumulate(a, axis=3), F(
 case("axis-ufunc-reduce-empty-identityless", lambda xp: xp.maximum.reduce(xp.zeros(0)))
 case("axis-max-empty", lambda xp: xp.max(xp.zeros((0, 3)), axis=0))
 case("axis-argmin-empty", lambda xp: xp.argmin(xp.zeros(0)))
-for name in ["sort", "argsort", "flip", "roll-1", "diff", "gradient", "unique", "take-0",
-             "partition-0", "argpartition-0", "expand_dims", "squeeze", "apply_along_axis"]:
-    pass  # (explicit rows below: each needs its own argument shapes)
 case("axis-sort-oob", lambda xp, a: xp.sort(a, axis=2), F(2, 3))
 case("axis-sort-method-oob", lambda xp, a: a.sort(axis=-3), F(2, 3))
 case("axis-sort-method-none-issue21", lambda xp, a: a.sort(axis=None), F(2, 2))
@@ -600,7 +590,7 @@ case("eye-negative", lambda xp: xp.eye(-1))
 case("identity-float", lambda xp: xp.identity(2.5))
 case("tri-negative", lambda xp: xp.tri(-2))
 case("ones-like-shape-negative", lambda xp, a: xp.ones_like(a, shape=(-1,)), F(3))
-case("too-big-issue21", lambda xp: xp.ones(2**40), xfail=None)
+case("too-big-issue21", lambda xp: xp.ones(2**40))
 case("tile-too-big-issue21", lambda xp: xp.tile(xp.ones(2), 2**62))
 case("tile-negative", lambda xp: xp.tile(xp.ones(2), -1))
 case("repeat-negative", lambda xp, a: xp.repeat(a, -1), F(3))
@@ -636,7 +626,7 @@ case("convolve-mode-bad", lambda xp, a: xp.convolve(a, a, mode="x"), F(3))
 case("convolve-2d", lambda xp, a: xp.convolve(a, a), F(2, 2))
 case("interp-len", lambda xp, a: xp.interp(1.0, a, xp.ones(4)), F(3))
 case("interp-complex-xp", lambda xp, a: xp.interp(1.0, a + 1j, a), F(3))
-case("kaiser-ok-neg", lambda xp: xp.hanning(-1))
+case("hanning-negative-ok", lambda xp: xp.hanning(-1))
 case("window-float", lambda xp: xp.hamming(2.5))
 case("pad-mode-bad", lambda xp, a: xp.pad(a, 1, mode="bogus"), F(3))
 case("pad-negative", lambda xp, a: xp.pad(a, -1), F(3))

@@ -1,4 +1,5 @@
-"""Complex special values (C99 Annex G, as NumPy gives them) of the complex ufunc loops.
+"""Complex special values (C99 Annex G, as NumPy gives them) of the complex ufunc loops
+(``tnp._routines.complex_special``), power and float_power (NumPy's npy_cpow) included.
 
 Every function over the full grid {0, -0, finite, +-inf, nan} x {the same} of real and imaginary
 parts, complex64 and complex128, against NumPy: NaN, infinity and signed-zero positions exactly
@@ -81,6 +82,34 @@ def test_out_and_where(name):
         with np.errstate(all="ignore"):
             return getattr(xp, name)(a, out=o, where=m)
     check(body, z, np.zeros_like(z), mask, atol=1e-12)
+
+
+POWER_PARTS = [0.0, -0.0, 1.0, -2.5, 0.5, 3.0, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("name", ["power", "float_power"])
+def test_power_special_grid(name, dt):
+    """NumPy's npy_cpow: every pair of the special grid as base and exponent (its integral
+    exponents 1, 2, 3 and below 100 by multiplication, the C library's cpow otherwise)."""
+    v = grid(dt, POWER_PARTS)
+    a, b = (m.ravel() for m in np.meshgrid(v, v))
+    check(lambda xp, x, y: _body2(name)(xp, x, y), a, b, atol=ATOL[dt])
+
+
+@pytest.mark.parametrize("exponent", [True, 0, 1, 2, 3, -1, -3, 7, 99, 100, 2.5, -0.5,
+                                      float("inf"), float("nan"), 1 + 2j, -1j, 0j], ids=repr)
+@pytest.mark.parametrize("dt", DTYPES)
+def test_power_python_scalar_exponents(dt, exponent):
+    check(lambda xp, x: _body2("power")(xp, x, exponent), grid(dt), atol=ATOL[dt])
+    check(lambda xp, x: _body2("power")(xp, exponent, x), grid(dt), atol=ATOL[dt])
+
+
+def _body2(name):
+    def body(xp, x, y):
+        with np.errstate(all="ignore"):
+            return getattr(xp, name)(x, y)
+    return body
 
 
 def _finite_complex(dt):

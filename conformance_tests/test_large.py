@@ -49,7 +49,10 @@ def _tol(dt, exact):
 
 @pytest.mark.parametrize("name,dt,exact", UNARY, ids=lambda v: str(v))
 def test_unary_large(name, dt, exact):
-    check(_body(name), large_array(dt, (N,), seed=1), **_tol(dt, exact))
+    a = large_array(dt, (N,), seed=1)
+    if name == "spacing":
+        a[a == 0] = 0.0  # spacing(-0.0): a known difference (test_ufunc_values' KNOWN)
+    check(_body(name), a, **_tol(dt, exact))
 
 
 @pytest.mark.parametrize("name,dt,exact", BINARY, ids=lambda v: str(v))
@@ -69,14 +72,26 @@ def test_unary_large_hypothesis(a, name):
           **({} if name != "square" or a.dtype.kind in "iu" else {"atol": 0.0}))
 
 
+def _moderate(a):
+    if a.dtype.kind in "iu":
+        return a % 100
+    if a.dtype.kind in "fc":
+        big = ~np.isfinite(a) | (np.abs(a) > 100)
+        a[big] = 1.5
+        a[a == 0] = 0  # -0.0: test_cumsum_leading_negative_zero
+    return a
+
+
 # --- reductions -----------------------------------------------------------------------------
 @pytest.mark.parametrize("dt", ["float64", "float32", "int64", "bool", "complex128"])
 @pytest.mark.parametrize("axis", [None, 0, -1], ids=repr)
 def test_reductions_large(dt, axis):
-    a = large_array(dt, SHAPE2, seed=4, allow_special=False)
-    if dt == "float32":
-        a = a / 1000  # no overflow in float32 sums of squares
-    rtol = 1e-4 if dt == "float32" else 1e-9
+    # moderate values: with +-max among them a sum overflows or not by summation order,
+    # which NumPy (pairwise) and XLA (a tree) choose differently
+    a = _moderate(large_array(dt, SHAPE2, seed=4, allow_special=False))
+    # running sums of 10^4 terms reach ~10^3: their rounding (NumPy adds left to right, XLA
+    # in a tree) differs by a few ulps of that, not of the (possibly cancelled) result
+    rtol, atol = (1e-4, 1e-3) if dt == "float32" else (1e-9, 1e-9)
 
     def body(xp, a):
         with np.errstate(all="ignore"):
@@ -85,12 +100,22 @@ def test_reductions_large(dt, axis):
             if dt != "bool":
                 r += [xp.mean(a, axis=axis), xp.std(a, axis=axis)]
             return r
-    check(body, a, rtol=rtol, atol=1e-6 if dt == "float32" else 1e-9)
+    check(body, a, rtol=rtol, atol=atol)
+
+
+@pytest.mark.xfail(strict=True, reason="NumPy's cumsum starts from the first element (cumsum("
+                   "[-0.0, 1.0]) == [-0.0, 1.0]); tnp's scan adds it to the identity 0.0, "
+                   "which drops the sign of a leading -0.0")
+def test_cumsum_leading_negative_zero():
+    check(lambda xp, a: (xp.cumsum(a), xp.cumsum(a.reshape(2, 2), axis=0)),
+          np.array([-0.0, 1.0, 2.0, -0.0]))
 
 
 def test_nan_reductions_large():
     a = large_array("float64", SHAPE2, seed=5)
-    a[np.isinf(a)] = 1.0
+    nan = np.isnan(a)
+    a = _moderate(a)
+    a[nan] = np.nan
     check(lambda xp, a: [xp.nansum(a, axis=0), xp.nanmax(a, axis=1), xp.nanargmin(a),
                          xp.isnan(a).sum(), xp.any(xp.isnan(a), axis=0)], a, rtol=1e-9,
           atol=1e-9)
@@ -101,8 +126,9 @@ def test_nan_reductions_large():
 def test_sort_large(dt):
     a = large_array(dt, (N,), seed=6)
     a[::7] = a[0]  # ties: stability is visible
-    check(lambda xp, a: (xp.sort(a), xp.argsort(a, stable=True)), a, exact=True)
-    check(lambda xp, a: xp.sort(a.reshape(SHAPE2), axis=0), a, exact=True)
+    # stable: NumPy's default (SIMD) sort puts equal keys (-0.0 and 0.0) in any order
+    check(lambda xp, a: (xp.sort(a, stable=True), xp.argsort(a, stable=True)), a, exact=True)
+    check(lambda xp, a: xp.sort(a.reshape(SHAPE2), axis=0, stable=True), a, exact=True)
 
 
 def test_unique_searchsorted_large():
@@ -170,9 +196,11 @@ def test_linalg_matrix_1e4():
 
 # --- FFT --------------------------------------------------------------------------------------
 def test_fft_large():
-    x = large_array("complex128", (2**15,), seed=17, allow_special=False)
-    r = large_array("float64", (N,), seed=18, allow_special=False)
-    img = large_array("float32", (128, 128), seed=19, allow_special=False)
+    # moderate values: with +-max among them every output overflows, in an order that
+    # depends on the FFT algorithm (pocketfft's or XLA's)
+    x = _moderate(large_array("complex128", (2**15,), seed=17, allow_special=False))
+    r = _moderate(large_array("float64", (N,), seed=18, allow_special=False))
+    img = _moderate(large_array("float32", (128, 128), seed=19, allow_special=False))
     check(lambda xp, x: (xp.fft.fft(x), xp.fft.ifft(x, norm="ortho")), x, rtol=1e-9,
           atol=1e-7)
     check(lambda xp, r: xp.fft.irfft(xp.fft.rfft(r), n=r.shape[0]), r, rtol=1e-9, atol=1e-9)

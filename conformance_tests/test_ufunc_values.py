@@ -51,16 +51,10 @@ def _body(name):
 EDGE_DTYPES = ["bool", "int8", "uint32", "int64", "float16", "float32", "float64", "complex128"]
 
 
-_ANNEX_G = ("NumPy's complex functions follow C99 Annex G for inf/nan parts (npy_c*: e.g. "
-            "exp(inf+0j) == inf+0j, log(-inf+nanj) == inf+nanj); XLA's complex kernels return "
-            "nan+nanj there")
 _TIES16 = ("NumPy's float16 {} loop returns the first operand on a tie of zeros "
            "(maximum(0.0, -0.0) == 0.0, maximum(-0.0, 0.0) == -0.0), where its float32/64 "
            "loops order -0.0 below 0.0; tnp applies the float32/64 rule to float16")
 KNOWN = {
-    # the unary complex loops follow Annex G (tnp._routines.complex_special); complex power's
-    # exp(b log a) path (tnp._routines.ufuncs._complex_power) does not use them yet
-    **{(n, "complex128"): _ANNEX_G for n in ("float_power", "power")},
     **{(n, "complex128"): "NumPy orders complex numbers with NaN parts specially (a NaN part "
        "makes every comparison False, lexicographic otherwise); tnp's comparison of the parts "
        "differs at those pairs" for n in ("greater", "greater_equal", "less", "less_equal")},
@@ -118,8 +112,6 @@ def test_edge_values(name, dt):
     check(_body(name), *args, **_tol(dt, name))
 
 
-_SCALAR_KNOWN_COMPLEX = (_ANNEX_G + " (complex power with inf and nan parts: NumPy's "
-                         "3 ** (-inf+infj) == 0j, (infj) ** True == infj; tnp gives nan parts)")
 _LESS_NAN = ("NumPy's complex less is False when either operand has a NaN part "
              "(nanj < 3 is False); tnp compares the parts lexicographically, so the real parts "
              "decide (nanj < 3 is True)")
@@ -132,9 +124,6 @@ def _scalar_params():
         for dt in ["int8", "uint8", "int64", "float16", "float32", "complex64"]:
             for scalar in [True, 3, -2, 2.5, -0.0, float("inf"), 1 + 2j]:
                 reason = None
-                if name == "power" and (dt == "complex64" and not (scalar == 0) or (
-                        dt in ("float16", "float32") and isinstance(scalar, complex))):
-                    reason = _SCALAR_KNOWN_COMPLEX
                 if name == "less" and dt == "complex64":
                     reason = _LESS_NAN
                 if name in ("maximum", "fmin") and scalar == 0 and dt == "float16":

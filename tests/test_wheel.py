@@ -56,8 +56,9 @@ def test_wheel_installs_and_runs_the_main_job_outside_the_source_tree(tmp_path):
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     py = str(env_dir / ("Scripts" if os.name == "nt" else "bin") / "python")
-    purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True).stdout.strip()
     # this environment's packages (NumPy, JAX, ...) as plain path entries: their own .pth files
     # (an editable tnp among them) are not run, so `tnp` can only come from the wheel
     deps = [p for p in dict.fromkeys(site.getsitepackages() + [sysconfig.get_paths()["purelib"]])

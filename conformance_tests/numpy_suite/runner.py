@@ -151,13 +151,46 @@ def collect_numpy(workdir, key):
     return [ln.strip() for ln in proc.stdout.splitlines() if ln.startswith(key + "::")]
 
 
-def expand_placeholders(workdir, key, tests):
+def sample_ids(ids, k):
+    """At most k ids per test function, spread over its parametrizations (as the conftest's
+    TNP_SUITE_SAMPLE does)."""
+    if not k:
+        return list(ids)
+    groups = collections.OrderedDict()
+    for i in ids:
+        groups.setdefault(function_of(i), []).append(i)
+    out = []
+    for lst in groups.values():
+        n = len(lst)
+        idx = range(n) if n <= k else sorted({round(i * (n - 1) / (k - 1)) if k > 1 else 0
+                                              for i in range(k)})
+        out.extend(lst[i] for i in idx)
+    return out
+
+
+def file_tests(workdir, key, sample):
+    """The tests of one file's run, from its record: placeholders and a module that failed to
+    import expanded into NumPy's own test ids (sampled as the run was)."""
+    record = os.path.join(workdir, key.replace("/", "__") + ".jsonl")
+    tests, cerr, collected = read_record(record)
+    collected -= len(tests)  # selected tests that never started: the not-reached count
+    tests = expand_placeholders(workdir, key, tests, sample)
+    if cerr and not tests:
+        # The rewritten module did not import: its tests count as errors, as many as NumPy
+        # collects from the unmodified file (so a file that fails to import weighs what it
+        # holds, not zero).
+        msg = "module failed to import under tnp: " + cerr[0][1]
+        tests = {t: ("error", msg, 0.0) for t in sample_ids(collect_numpy(workdir, key), sample)}
+    return tests, cerr, collected  # collected: the selected tests not reached
+
+
+def expand_placeholders(workdir, key, tests, sample=0):
     """A test class or function that failed to import under tnp ran as one placeholder test:
     count each test NumPy collects from it as an error with the placeholder's message."""
     marks = {tid: msg for tid, (o, msg, _) in tests.items() if _rewrite.FAILED_MARK in msg}
     if not marks:
         return tests
-    numpy_ids = collect_numpy(workdir, key)
+    numpy_ids = sample_ids(collect_numpy(workdir, key), sample)
     out = {t: v for t, v in tests.items() if t not in marks}
     for tid, msg in marks.items():
         prefix = tid[:-len("::test_class_failed_to_import")] if tid.endswith(
@@ -354,7 +387,7 @@ def _not_reached(r):
     """Selected tests the file's time limit left unrun (0 when the file ran to its end)."""
     if r["finished"]:
         return "0"
-    return f"**{max(0, r.get('collected', 0) - len(r['tests']))}** (time limit)"
+    return f"**{max(0, r.get('collected', 0))}** (time limit)"
 
 
 def _md(s):
@@ -391,14 +424,7 @@ def cmd_full(args):
                               test_timeout=args.timeout, placement=args.placement,
                               xdist=args.n, logname=key.replace("/", "__") + ".log",
                               sample=args.sample)
-        tests, cerr, collected = read_record(record)
-        tests = expand_placeholders(workdir, key, tests)
-        if cerr and not tests:
-            # The rewritten module did not import: its tests count as errors, as many as NumPy
-            # collects from the unmodified file (so a file that fails to import weighs what it
-            # holds, not zero).
-            msg = "module failed to import under tnp: " + cerr[0][1]
-            tests = {t: ("error", msg, 0.0) for t in collect_numpy(workdir, key)}
+        tests, cerr, collected = file_tests(workdir, key, args.sample)
         desel = unsampled = 0
         with open(record) if os.path.exists(record) else open(os.devnull) as f:
             for line in f:
@@ -451,8 +477,9 @@ def cmd_report_from(args):
     """Rewrite the report from a finished run's records (``results.json`` in WORKDIR)."""
     with open(os.path.join(args.report_from, "results.json")) as f:
         results = json.load(f)
-    results = {k: dict(v, tests={t: tuple(x) for t, x in v["tests"].items()})
-               for k, v in results.items()}
+    sample = args.sample
+    for k, v in results.items():
+        v["tests"], _, v["collected"] = file_tests(args.report_from, k, sample)
     meta_path = os.path.join(args.report_from, "meta.json")
     if os.path.exists(meta_path):
         with open(meta_path) as f:

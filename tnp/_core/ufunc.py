@@ -252,12 +252,12 @@ class ufunc:
         the nan-variants' fronts): NumPy's ``numpy_fn(x, **kw)`` on a placeholder decides the
         result dtype and errors; the reduction runs in that dtype (the one cast converts ``x``)."""
         out = single_out(out)
-        probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
+        res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         axes = normalize_axes(axis, x.ndim)
         want = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
                      if keepdims or i not in axes)
         wh = None if where is True else to_jax(where)
-        res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want)
+        res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want, res)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
             _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:])
         init_h = _scalar(initial)
@@ -278,14 +278,14 @@ class ufunc:
         ``cumulative_*`` and the nan-variants' fronts); ``axis=None`` accumulates the flattened
         array, as ``cumsum`` does."""
         out = single_out(out, out_message)
-        probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
+        res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         if axis is None:
             x, ax = x.reshape(-1), 0
         else:
             ax = normalize_axes(axis, x.ndim)[0]
         want = list(x.shape)
         want[ax] += bool(include_initial)
-        res_dt = _method_dtype(numpy_fn, x, kw, None, out, tuple(want))
+        res_dt = _method_dtype(numpy_fn, x, kw, None, out, tuple(want), res)
         if self.__name__ == "power" and res_dt.kind in "iu":
             _check_int_power(jnp.moveaxis(x, ax, 0)[1:])
         kern = self._method_kernel("accumulate", (ax, res_dt, bool(include_initial)))
@@ -492,11 +492,15 @@ def _scalar(v):
     return np.asarray(v).item() if not isinstance(v, (bool, int, float, complex)) else v
 
 
-def _method_dtype(numpy_fn, x, kw, where, out, want):
-    """The result dtype of a reduction or accumulation, with NumPy's errors for ``where=`` and
-    ``out=``: NumPy on placeholders of small shapes decides; where the real shapes do not fit
-    (``out`` is not exactly ``want``, ``where`` does not broadcast to ``x``), NumPy on
-    placeholders of the real shapes raises its own error."""
+def _method_dtype(numpy_fn, x, kw, where, out, want, res):
+    """The result dtype of a reduction or accumulation (``res``: NumPy's result on a small
+    placeholder of ``x``), with NumPy's errors for ``where=`` and ``out=``: NumPy on
+    placeholders of small shapes decides; where the real shapes do not fit (``out`` is not
+    exactly ``want``, ``where`` does not broadcast to ``x``), NumPy on placeholders of the real
+    shapes raises its own error."""
+    if where is None and out is None:
+        return dtypes.canonical(res.dtype if isinstance(res, probe.Spec) else
+                                np.asarray(res).dtype)
     small_kw, real_kw = dict(kw), dict(kw)
     fits = True
     if where is not None:
@@ -512,7 +516,7 @@ def _method_dtype(numpy_fn, x, kw, where, out, want):
     if not fits:
         probe.call(numpy_fn, probe.like(x), **real_kw)
         raise ValueError("operands could not be broadcast together")
-    return dtypes.check_supported(probe.dtype_of(numpy_fn, probe.small(x), **small_kw))
+    return dtypes.canonical(probe.dtype_of(numpy_fn, probe.small(x), **small_kw))
 
 
 def _fits(out_shape, *shapes):

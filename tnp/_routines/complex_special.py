@@ -412,9 +412,129 @@ _COMPLEX = {"exp": cexp, "expm1": cexpm1, "log": clog, "log1p": clog1p, "sqrt": 
             "sign": csign}
 
 
+# ---- power (NumPy's npy_cpow) -----------------------------------------------------------------
+
+def _cmul(a, b):
+    """NumPy's cmul: the plain product, no recovery of infinities. complex64's is float's
+    arithmetic exactly: products exact in double, each rounded to float (overflowing where
+    float's do), then the sum rounded (so no fused multiply-add changes a rounding)."""
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    if a.dtype != np.complex64:
+        return lax.complex(ar * br - ai * bi, ar * bi + ai * br)
+    ar, ai, br, bi = (v.astype(np.float64) for v in (ar, ai, br, bi))
+
+    def f32(v):
+        return v.astype(np.float32).astype(np.float64)
+    return lax.complex((f32(ar * br) - f32(ai * bi)).astype(np.float32),
+                       (f32(ar * bi) + f32(ai * br)).astype(np.float32))
+
+
+def _cdiv(a, b):
+    """NumPy's cdiv (Smith's algorithm; a zero divisor gives complex inf/nan)."""
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    abr, abi = jnp.abs(br), jnp.abs(bi)
+    big_r = abr >= abi
+    zero = (abr == 0) & (abi == 0)
+    rat = jnp.where(big_r, bi / jnp.where(zero, 1, br), br / jnp.where(big_r, 1, bi))
+    scl = 1 / jnp.where(big_r, br + bi * rat, bi + br * rat)
+    re = jnp.where(big_r, (ar + ai * rat) * scl, (ar * rat + ai) * scl)
+    im = jnp.where(big_r, (ai - ar * rat) * scl, (ai * rat - ar) * scl)
+    return lax.complex(jnp.where(zero, ar / abr, re), jnp.where(zero, ai / abi, im))
+
+
+def _recip(b):
+    """NumPy's cdiv(1, b), written out for the numerator 1 + 0i: XLA's simplifier would fold
+    ``x + 0`` to ``x`` and lose IEEE's -0 + 0 == +0, so that sum is a select here."""
+    br, bi = jnp.real(b), jnp.imag(b)
+    abr, abi = jnp.abs(br), jnp.abs(bi)
+    big_r = abr >= abi
+    zero = (abr == 0) & (abi == 0)
+    rat = jnp.where(big_r, bi / jnp.where(zero, 1, br), br / jnp.where(big_r, 1, bi))
+    scl = 1 / jnp.where(big_r, br + bi * rat, bi + br * rat)
+    zero_r = jnp.zeros_like(rat)
+    plus = jnp.where(rat == 0, zero_r, rat)  # rat + 0
+    minus = jnp.where(rat == 0, zero_r, -rat)  # 0 - rat
+    re = jnp.where(big_r, scl, plus * scl)
+    im = jnp.where(big_r, minus * scl, -scl)
+    return lax.complex(jnp.where(zero, 1 / abr, re), jnp.where(zero, _nan(br), im))
+
+
+def _c99_mul(a, b):
+    """C's complex product as GCC compiles it (__muldc3, C99 Annex G.5.1): the plain product,
+    with infinities recovered where both of its parts are nan."""
+    x_, y_ = jnp.real(a), jnp.imag(a)
+    c, d = jnp.real(b), jnp.imag(b)
+    ac, bd, ad, bc = x_ * c, y_ * d, x_ * d, y_ * c
+    re, im = ac - bd, ad + bc
+    both_nan = jnp.isnan(re) & jnp.isnan(im)
+    one, zero = _full(x_, 1.0), _full(x_, 0.0)
+
+    def box(v):  # an infinite part becomes +-1, a finite one +-0
+        return _cs(jnp.where(jnp.isinf(v), one, zero), v)
+
+    def unnan(v):
+        return jnp.where(jnp.isnan(v), _cs(0.0, v), v)
+
+    inf_ab = jnp.isinf(x_) | jnp.isinf(y_)
+    inf_cd = jnp.isinf(c) | jnp.isinf(d)
+    a1 = jnp.where(inf_ab, box(x_), x_)
+    b1 = jnp.where(inf_ab, box(y_), y_)
+    c1 = jnp.where(inf_ab, unnan(c), c)
+    d1 = jnp.where(inf_ab, unnan(d), d)
+    c2 = jnp.where(inf_cd, box(c1), c1)
+    d2 = jnp.where(inf_cd, box(d1), d1)
+    a2 = jnp.where(inf_cd, unnan(a1), a1)
+    b2 = jnp.where(inf_cd, unnan(b1), b1)
+    overflow = ~inf_ab & ~inf_cd & (jnp.isinf(ac) | jnp.isinf(bd) | jnp.isinf(ad) |
+                                    jnp.isinf(bc))
+    a3, b3 = jnp.where(overflow, unnan(a2), a2), jnp.where(overflow, unnan(b2), b2)
+    c3, d3 = jnp.where(overflow, unnan(c2), c2), jnp.where(overflow, unnan(d2), d2)
+    recalc = both_nan & (inf_ab | inf_cd | overflow)
+    re = jnp.where(recalc, np.inf * (a3 * c3 - b3 * d3), re)
+    im = jnp.where(recalc, np.inf * (a3 * d3 + b3 * c3), im)
+    return lax.complex(re, im)
+
+
+def _sys_cpow(a, b):
+    """glibc's cpow: cexp(b * clog(a)), C's product; complex64's cpowf rounds each step to
+    complex64 (evaluated in double here, so fused multiply-adds do not change the rounding)."""
+    if a.dtype == np.complex64:
+        wide = np.complex128
+        log_a = clog(a.astype(wide)).astype(a.dtype).astype(wide)
+        prod = _c99_mul(b.astype(wide), log_a).astype(a.dtype).astype(wide)
+        return cexp(prod).astype(a.dtype)
+    return cexp(_c99_mul(b, clog(a)))
+
+
+def cpow(a, b):
+    """NumPy's npy_cpow: 1 for a zero exponent; 0 or nan for a zero base; a, a*a, a*(a*a) for
+    the exponents 1, 2, 3; repeated multiplication (and NumPy's division for a negative one)
+    for other integral exponents below 100; the C library's cpow otherwise."""
+    a, b = jnp.broadcast_arrays(a, b)
+    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
+    one = jnp.ones_like(a)
+    integral = (bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br))
+    n = jnp.where(integral, br, 0).astype(np.int64)
+    acc, p, m = one, a, jnp.abs(n)
+    for _ in range(7):
+        acc = jnp.where((m & 1) == 1, _cmul(acc, p), acc)
+        p, m = _cmul(p, p), m >> 1
+    acc = jnp.where(n < 0, _recip(acc), acc)
+    sq = _cmul(a, a)
+    acc = _sel([(n == 1, a), (n == 2, sq), (n == 3, _cmul(a, sq))], acc)
+    r = jnp.where(integral, acc, _sys_cpow(a, b))
+    zero_a = (ar == 0) & (ai == 0)
+    r = jnp.where(zero_a, jnp.where(br > 0, jnp.zeros_like(a), jnp.full_like(
+        a, complex(np.nan, np.nan))), r)
+    return jnp.where((br == 0) & (bi == 0), one, r)
+
+
+_BINARY = {"power": cpow, "float_power": cpow}
+
+
 def _complex_aware(real_impl, complex_impl):
-    def impl(x):
-        return complex_impl(x) if x.dtype.kind == "c" else real_impl(x)
+    def impl(*xs):
+        return complex_impl(*xs) if xs[0].dtype.kind == "c" else real_impl(*xs)
     impl.__name__ = getattr(real_impl, "__name__", "impl")
     return impl
 
@@ -422,4 +542,5 @@ def _complex_aware(real_impl, complex_impl):
 def with_complex_special(impls):
     """The entries of ``impls`` (NumPy ufunc name -> loop implementation) that this module
     replaces: each keeps its real implementation for real loops."""
-    return {name: _complex_aware(impls[name], fn) for name, fn in _COMPLEX.items()}
+    return {name: _complex_aware(impls[name], fn)
+            for name, fn in {**_COMPLEX, **_BINARY}.items()}

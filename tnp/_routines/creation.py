@@ -57,6 +57,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         return object._view(("reshape", (object.shape, shape)), (), shape)
     if copy is False and not (isinstance(object, jax.Array) and (
             dtype is None or dtype == object.dtype)):
+        np.array([0], copy=False)  # NumPy's own ValueError (its message names the migration)
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).

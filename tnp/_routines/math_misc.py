@@ -13,6 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe, write
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
                                normalize_axis, operator_index, to_jax)
@@ -37,7 +38,7 @@ def _correlate(a, v, mode, convolve):
         probe.call(np_fn, probe.like(a), probe.like(v), mode)
     mode = mode if isinstance(mode, str) else _MODES[operator_index(mode)]
     ct = compute_dtype(dt)
-    a, v = a.reshape(-1).astype(ct), v.reshape(-1).astype(ct)
+    a, v = numpy_cast(a.reshape(-1), ct), numpy_cast(v.reshape(-1), ct)
     if ct.kind in "iu":  # XLA's GPU convolutions take floating point only
         if convolve:  # NumPy convolves the longer operand with the shorter one reversed
             a, v = (a, v[::-1]) if a.shape[0] >= v.shape[0] else (v, a[::-1])
@@ -91,8 +92,8 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left=None, right=None, pe
                         probe.Spec((2,), fp.dtype), left, right, period)
     probe.call(np.interp, probe.Spec((1,), x.dtype), probe.like(xp), probe.like(fp), left, right,
                period)
-    x, xp = x.astype(np.float64), xp.astype(np.float64)
-    fp = fp.astype(dt)
+    x, xp = numpy_cast(x, np.float64), numpy_cast(xp, np.float64)
+    fp = numpy_cast(fp, dt)
     if period is not None:
         period = abs(period)
         left = right = None
@@ -135,7 +136,7 @@ def _interp_real(x, xp, fp, left, right):
     r = jnp.where(x == xp[-1], fp[-1], r)
     if n > 1:
         r = jnp.where(jnp.isnan(x), jnp.nan, r)
-    return r.astype(np.float64)
+    return numpy_cast(r, np.float64)
 
 
 def _grad_axis(f, dx, axis, edge_order, otype):
@@ -174,7 +175,7 @@ def _grad_axis(f, dx, axis, edge_order, otype):
             d1, d2 = dx[-2], dx[-1]
             last = (d2 / (d1 * (d1 + d2)) * at(-3) - (d2 + d1) / (d1 * d2) * at(-2)
                     + (2.0 * d2 + d1) / (d2 * (d1 + d2)) * at(-1))
-    parts = [first.astype(otype), mid.astype(otype), last.astype(otype)]
+    parts = [numpy_cast(first, otype), numpy_cast(mid, otype), numpy_cast(last, otype)]
     return jnp.concatenate(parts, axis=axis)
 
 
@@ -182,12 +183,12 @@ def _grad_axis(f, dx, axis, edge_order, otype):
 def _gradient(f: ArrayLike, spacings: ArrayLikeSeq, axes, edge_order):
     otype = f.dtype
     if otype.kind in "iu":
-        f, otype = f.astype(np.float64), np.dtype(np.float64)
+        f, otype = numpy_cast(f, np.float64), np.dtype(np.float64)
     elif otype.kind == "b" and (edge_order == 1 or any(jnp.ndim(d) == 0 for d in spacings)):
         raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
                         "bitwise_xor, the `^` operator, or the logical_xor function instead.")
     elif otype.kind == "b":
-        f, otype = f.astype(np.float64), np.dtype(np.float64)
+        f, otype = numpy_cast(f, np.float64), np.dtype(np.float64)
     if edge_order > 2:
         raise ValueError("'edge_order' greater than 2 not supported")
     outs = []
@@ -201,7 +202,7 @@ def _gradient(f: ArrayLike, spacings: ArrayLikeSeq, axes, edge_order):
                 raise ValueError("when 1d, distances must match the length of the corresponding "
                                  "dimension")
             if d.dtype.kind in "iub":
-                d = d.astype(np.float64)
+                d = numpy_cast(d, np.float64)
             d = jnp.diff(d)
         elif d.ndim != 0:
             raise ValueError("distances must be either scalars or 1d")
@@ -248,7 +249,7 @@ def _diff(a: ArrayLike, n, axis, prepend: typing.Optional[ArrayLike],
         seq = ([parts[0]] if prepend is not None else []) + [a] + (
             [parts[-1]] if append is not None else [])
         probe.call(np.concatenate, tuple(probe.like(s) for s in seq), axis)
-        a = jnp.concatenate([s.astype(dt) for s in seq], axis=axis)
+        a = jnp.concatenate([numpy_cast(s, dt) for s in seq], axis=axis)
     m = a.shape[axis]
     for _ in range(n):
         m = max(m - 1, 0)
@@ -276,9 +277,9 @@ def ediff1d(ary: ArrayLike, to_end: typing.Optional[ArrayLike] = None,
                None if to_end is None else probe.like(to_end),
                None if to_begin is None else probe.like(to_begin))
     a = ary.ravel()
-    d = (a[1:] - a[:-1]).astype(ary.dtype)
-    parts = [p.ravel().astype(ary.dtype) for p in (to_begin,) if p is not None]
-    parts += [d] + [p.ravel().astype(ary.dtype) for p in (to_end,) if p is not None]
+    d = numpy_cast(a[1:] - a[:-1], ary.dtype)
+    parts = [numpy_cast(p.ravel(), ary.dtype) for p in (to_begin,) if p is not None]
+    parts += [d] + [numpy_cast(p.ravel(), ary.dtype) for p in (to_end,) if p is not None]
     return jnp.concatenate(parts)
 
 
@@ -301,10 +302,10 @@ def trapezoid(y: ArrayLike, x: typing.Optional[ArrayLike] = None, dx=1.0, axis=-
         d = _diff.__wrapped__(x, 1, axis, None, None)
     if not isinstance(d, float):
         pt = np.result_type(d.dtype, s.dtype)
-        d, s = d.astype(pt), s.astype(pt)
+        d, s = numpy_cast(d, pt), numpy_cast(s, pt)
         s = (d & s) if pt.kind == "b" else d * s
         d = 1
-    return jnp.sum((d * s.astype(dt)).astype(dt) / 2.0, axis=axis, dtype=dt).reshape(shape)
+    return jnp.sum(numpy_cast(d * numpy_cast(s, dt), dt) / 2.0, axis=axis, dtype=dt).reshape(shape)
 
 
 def _bound_spec(v):
@@ -325,11 +326,11 @@ def _clip(a: ArrayLike, lo: typing.Optional[ArrayOrScalar], hi: typing.Optional[
     # -0.0) and a NaN bound makes the result NaN. Complex, in the lexicographic order of
     # jnp.less (tnp.less's implementation): a NaN x is kept, otherwise x only when strictly
     # inside (a tie takes the bound, a NaN bound wins).
-    r = a.astype(dt)
+    r = numpy_cast(a, dt)
     for bound, below in ((lo, True), (hi, False)):
         if bound is None:
             continue
-        b = jnp.asarray(bound, dt) if not hasattr(bound, "dtype") else bound.astype(dt)
+        b = jnp.asarray(bound, dt) if not hasattr(bound, "dtype") else numpy_cast(bound, dt)
         if dt.kind == "c":
             r = jnp.where(jnp.isnan(r) | (jnp.less(b, r) if below else jnp.less(r, b)), r, b)
             continue
@@ -391,10 +392,10 @@ def _round_real(a, f, decimals, dt):
     ``f`` is a traced operand, so XLA cannot turn the division into a reciprocal multiply."""
     if a.dtype.kind in "iu":
         if decimals >= 0:
-            return a.astype(dt)
+            return numpy_cast(a, dt)
         wide = np.dtype(np.uint64 if dt.kind == "u" else np.int64)
-        return (jnp.rint(a.astype(np.float64) / f) * f).astype(wide).astype(dt)
-    a, f = a.astype(dt), f.astype(dt)
+        return numpy_cast(numpy_cast(jnp.rint(numpy_cast(a, np.float64) / f) * f, wide), dt)
+    a, f = numpy_cast(a, dt), numpy_cast(f, dt)
     if decimals >= 0:
         return jnp.rint(a * f) / f
     return jnp.rint(a / f) * f
@@ -424,7 +425,7 @@ def around(a, decimals=0, out=None):
 @normalize
 def fix(x: ArrayLike, out: OutArray = None):
     dt = probe.dtype_of(np.fix, probe.unit(x))
-    return jnp.trunc(x).astype(dt) if x.dtype.kind in "fc" else x.astype(dt)
+    return numpy_cast(jnp.trunc(x), dt) if x.dtype.kind in "fc" else numpy_cast(x, dt)
 
 
 @normalize
@@ -437,9 +438,9 @@ def _nan_to_num(x: ArrayLike, nan, posinf, neginf):
     small = info.min if neginf is None else neginf
 
     def fix_part(v):
-        v = jnp.where(jnp.isnan(v), jnp.asarray(nan).astype(rt), v)
-        v = jnp.where(jnp.isposinf(v), jnp.asarray(big).astype(rt), v)
-        return jnp.where(jnp.isneginf(v), jnp.asarray(small).astype(rt), v)
+        v = jnp.where(jnp.isnan(v), numpy_cast(jnp.asarray(nan), rt), v)
+        v = jnp.where(jnp.isposinf(v), numpy_cast(jnp.asarray(big), rt), v)
+        return jnp.where(jnp.isneginf(v), numpy_cast(jnp.asarray(small), rt), v)
     if x.dtype.kind == "c":
         return jax_complex(fix_part(x.real), fix_part(x.imag), x.dtype)
     return fix_part(x)
@@ -448,7 +449,7 @@ def _nan_to_num(x: ArrayLike, nan, posinf, neginf):
 def jax_complex(re, im, dt):
     """``re + 1j*im`` of dtype ``dt``, keeping the signs of zero parts."""
     part = np.dtype({"F": "f", "D": "d"}[np.dtype(dt).char])
-    return jax.lax.complex(re.astype(part), im.astype(part))
+    return jax.lax.complex(numpy_cast(re, part), numpy_cast(im, part))
 
 
 @np_doc(np.nan_to_num)
@@ -477,7 +478,7 @@ def _unwrap(p: ArrayLike, discont, axis, period):
         interval_high = period / 2
         ambiguous = True
     interval_low = -interval_high
-    ddc = dd.astype(dtype)
+    ddc = numpy_cast(dd, dtype)
     ddmod = jnp.mod(ddc - jnp.asarray(interval_low, dtype), jnp.asarray(period, dtype)) + \
         jnp.asarray(interval_low, dtype)
     if ambiguous:
@@ -486,9 +487,9 @@ def _unwrap(p: ArrayLike, discont, axis, period):
     ph = ddmod - ddc
     ph = jnp.where(jnp.abs(dd) < discont, jnp.zeros((), dtype), ph)
     cs = jnp.cumsum(ph, axis=axis, dtype=dtype)
-    head = jnp.take(p, jnp.arange(0, min(1, n)), axis=axis).astype(dtype)
-    tail = jnp.take(p, jnp.arange(1, n), axis=axis).astype(dtype) + cs
-    return jnp.concatenate([head, tail.astype(dtype)], axis=axis)
+    head = numpy_cast(jnp.take(p, jnp.arange(0, min(1, n)), axis=axis), dtype)
+    tail = numpy_cast(jnp.take(p, jnp.arange(1, n), axis=axis), dtype) + cs
+    return jnp.concatenate([head, numpy_cast(tail, dtype)], axis=axis)
 
 
 @np_doc(np.unwrap)
@@ -503,17 +504,17 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * math.pi):
 @normalize
 def sinc(x: ArrayLike):
     dt = probe.dtype_of(np.sinc, probe.unit(x))
-    x = jnp.asarray(np.pi, dt) * x.astype(dt)
+    x = jnp.asarray(np.pi, dt) * numpy_cast(x, dt)
     eps = np.finfo(dt).eps if dt.kind == "f" else 1e-20
     y = jnp.where(x != 0, x, jnp.asarray(eps, dt))
-    return (jnp.sin(y) / y).astype(dt)
+    return numpy_cast(jnp.sin(y) / y, dt)
 
 
 @np_doc(np.i0)
 @normalize
 def i0(x: ArrayLike):
     dt = probe.dtype_of(np.i0, probe.unit(x))
-    return jnp.i0(jnp.abs(x.astype(np.float64))).astype(dt)
+    return numpy_cast(jnp.i0(jnp.abs(numpy_cast(x, np.float64))), dt)
 
 
 @np_doc(np.angle)
@@ -522,12 +523,12 @@ def angle(z: ArrayLike, deg=False):
     dt = probe.dtype_of(np.angle, probe.unit(z), deg)
     ct = np.dtype(np.float32) if dt == np.float16 else dt
     if z.dtype.kind == "c":
-        a = jnp.arctan2(z.imag.astype(ct), z.real.astype(ct))
+        a = jnp.arctan2(numpy_cast(z.imag, ct), numpy_cast(z.real, ct))
     else:
-        a = jnp.arctan2(jnp.zeros((), ct), z.astype(ct))
+        a = jnp.arctan2(jnp.zeros((), ct), numpy_cast(z, ct))
     if deg:
-        a = a.astype(dt) * jnp.asarray(180 / np.pi, dt)
-    return a.astype(dt)
+        a = numpy_cast(a, dt) * jnp.asarray(180 / np.pi, dt)
+    return numpy_cast(a, dt)
 
 
 @np_doc(np.real)

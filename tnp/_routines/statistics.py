@@ -16,6 +16,7 @@ import numpy as np
 from .._core.normalize import ArrayLike, OutArray, hashable, normalize
 from .._core.np_doc import np_doc
 from .._core import probe, syncs
+from .._core.casting import numpy_cast
 from .creation import asarray
 from .reductions import (_NoValue, _axes, _lex_last, _opt, accum_dtype,
                          check_cast, checked_out)
@@ -58,7 +59,7 @@ def _virtual_index(method, nf, q):
     def discrete(index, cond):
         prev = jnp.floor(index)
         gamma = index - prev
-        res = jnp.where(cond(gamma, index), prev, prev + 1).astype(np.intp)
+        res = numpy_cast(jnp.where(cond(gamma, index), prev, prev + 1), np.intp)
         return jnp.maximum(res, 0)
 
     table = {
@@ -72,19 +73,19 @@ def _virtual_index(method, nf, q):
         "linear": lambda: (nf - 1) * q,
         "median_unbiased": lambda: hf(1 / 3.0, 1 / 3.0),
         "normal_unbiased": lambda: hf(3 / 8.0, 3 / 8.0),
-        "lower": lambda: jnp.floor((nf - 1) * q).astype(np.intp),
-        "higher": lambda: jnp.ceil((nf - 1) * q).astype(np.intp),
+        "lower": lambda: numpy_cast(jnp.floor((nf - 1) * q), np.intp),
+        "higher": lambda: numpy_cast(jnp.ceil((nf - 1) * q), np.intp),
         "midpoint": lambda: 0.5 * (jnp.floor((nf - 1) * q) + jnp.ceil((nf - 1) * q)),
-        "nearest": lambda: jnp.round((nf - 1) * q).astype(np.intp),
+        "nearest": lambda: numpy_cast(jnp.round((nf - 1) * q), np.intp),
     }
     return table[method]()
 
 
 def _fix_gamma(method, gamma, vi):
     if method == "averaged_inverted_cdf":
-        return jnp.where(gamma == 0, 0.5, 1.0).astype(gamma.dtype)
+        return numpy_cast(jnp.where(gamma == 0, 0.5, 1.0), gamma.dtype)
     if method == "midpoint":
-        return jnp.where(vi % 1 == 0, 0.0, 0.5).astype(gamma.dtype)
+        return numpy_cast(jnp.where(vi % 1 == 0, 0.0, 0.5), gamma.dtype)
     return gamma
 
 
@@ -92,13 +93,13 @@ def _interpolate(xs, n, q, method, rt):
     """Quantiles of sorted ``xs`` (rest + (m,)) with ``n`` valid values per slice (rest + (1,))
     at the flat quantiles ``q`` (k,): an array rest + (k,)."""
     qdt = q.dtype if q.dtype.kind == "f" else np.dtype(np.float64)
-    qf = q.astype(qdt)
-    nf = n.astype(qdt)
+    qf = numpy_cast(q, qdt)
+    nf = numpy_cast(n, qdt)
     vi = _virtual_index(method, nf, qf)
     last = jnp.maximum(n - 1, 0)
     if vi.dtype.kind in "iu":
         idx = jnp.minimum(vi, last)
-        return jnp.take_along_axis(xs, idx, axis=-1).astype(rt)
+        return numpy_cast(jnp.take_along_axis(xs, idx, axis=-1), rt)
     prev = jnp.floor(vi)
     nxt = prev + 1
     above = vi >= nf - 1
@@ -106,15 +107,15 @@ def _interpolate(xs, n, q, method, rt):
     bad = jnp.isnan(vi)
     prev = jnp.where(above | bad, -1, jnp.where(below, 0, prev))
     nxt = jnp.where(above | bad, -1, jnp.where(below, 0, nxt))
-    gamma = _fix_gamma(method, vi - prev, vi).astype(qdt)
-    pi = jnp.where(prev < 0, last, prev).astype(np.intp)
-    ni = jnp.where(nxt < 0, last, nxt).astype(np.intp)
+    gamma = numpy_cast(_fix_gamma(method, vi - prev, vi), qdt)
+    pi = numpy_cast(jnp.where(prev < 0, last, prev), np.intp)
+    ni = numpy_cast(jnp.where(nxt < 0, last, nxt), np.intp)
     a = jnp.take_along_axis(xs, pi, axis=-1)
     b = jnp.take_along_axis(xs, ni, axis=-1)
-    diff = (b - a).astype(rt)
-    t = gamma.astype(rt)
-    lo = a.astype(rt) + diff * t
-    hi = b.astype(rt) - diff * (1 - t)
+    diff = numpy_cast(b - a, rt)
+    t = numpy_cast(gamma, rt)
+    lo = numpy_cast(a, rt) + diff * t
+    hi = numpy_cast(b, rt) - diff * (1 - t)
     return jnp.where(t >= 0.5, hi, lo)
 
 
@@ -127,12 +128,12 @@ def _weighted(xs_order, x, w, q, rt, valid):
     cdf = jnp.cumsum(ws, axis=-1, dtype=np.float64)
     cdf = cdf / cdf[..., -1:]
     if q.dtype.kind == "f":
-        cdf = cdf.astype(q.dtype)
+        cdf = numpy_cast(cdf, q.dtype)
     cdf = jnp.where(cdf == 0, -1, cdf)
     idx = jnp.sum(cdf[..., None, :] < q[:, None], axis=-1)
     n = x.shape[-1] if valid is None else jnp.sum(valid, axis=-1, keepdims=True)
-    idx = jnp.minimum(idx, jnp.maximum(n - 1, 0)).astype(np.intp)
-    return jnp.take_along_axis(xs, idx, axis=-1).astype(rt)
+    idx = numpy_cast(jnp.minimum(idx, jnp.maximum(n - 1, 0)), np.intp)
+    return numpy_cast(jnp.take_along_axis(xs, idx, axis=-1), rt)
 
 
 @normalize
@@ -209,16 +210,16 @@ def _median(a: ArrayLike, axes, keepdims, rt, nan, out: OutArray = None):
         twice = nan and x.dtype.kind == "f" and 0 < len(axes) < a.ndim and math.prod(
             a.shape[i] for i in axes) < 600
         sum_dt = x.dtype if twice else work
-        va = jnp.take_along_axis(xs, lo, axis=-1)[..., 0].astype(sum_dt)
-        vb = jnp.take_along_axis(xs, hi, axis=-1)[..., 0].astype(sum_dt)
+        va = numpy_cast(jnp.take_along_axis(xs, lo, axis=-1)[..., 0], sum_dt)
+        vb = numpy_cast(jnp.take_along_axis(xs, hi, axis=-1)[..., 0], sum_dt)
         # either way a sum that starts from +0: a middle -0.0 comes out as +0.0
         va = jnp.where(va == 0, jnp.zeros_like(va), va)
         mid = (va + vb) / jnp.asarray(2, sum_dt)
-        r = (mid if twice else jnp.where(lo[..., 0] == hi[..., 0], va, mid)).astype(work)
+        r = numpy_cast(mid if twice else jnp.where(lo[..., 0] == hi[..., 0], va, mid), work)
     if inexact:
         flag = jnp.all(isn, axis=-1) if nan else jnp.any(isn, axis=-1)
         r = jnp.where(flag, jnp.asarray(np.nan, r.dtype), r)
-    r = r.astype(rt)
+    r = numpy_cast(r, rt)
     if keepdims:
         r = r.reshape(tuple(1 if i in axes else s for i, s in enumerate(a.shape)))
     return r
@@ -244,10 +245,10 @@ def _average(a: ArrayLike, w: ArrayLike, axes, keepdims, rt, st):
         shape = [1] * a.ndim
         shape[axes[0]] = w.shape[0]
         wt = w.reshape(shape)
-    wt = jnp.broadcast_to(wt, a.shape).astype(rt)
+    wt = numpy_cast(jnp.broadcast_to(wt, a.shape), rt)
     scl = jnp.sum(wt, axis=axes, keepdims=keepdims, dtype=rt)
-    avg = jnp.sum(a.astype(rt) * wt, axis=axes, keepdims=keepdims, dtype=rt) / scl
-    return avg.astype(rt), jnp.broadcast_to(scl, avg.shape).astype(st)
+    avg = jnp.sum(numpy_cast(a, rt) * wt, axis=axes, keepdims=keepdims, dtype=rt) / scl
+    return numpy_cast(avg, rt), numpy_cast(jnp.broadcast_to(scl, avg.shape), st)
 
 
 @np_doc(np.average)
@@ -284,28 +285,28 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=_NoValue):
 @normalize
 def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
          aw: Optional[ArrayLike], rowvar, ddof, dt):
-    X = jnp.atleast_2d(m.astype(dt))
+    X = jnp.atleast_2d(numpy_cast(m, dt))
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
         return jnp.zeros((0, 0), dt)
     if y is not None:
-        Y = jnp.atleast_2d(y.astype(dt))
+        Y = jnp.atleast_2d(numpy_cast(y, dt))
         if not rowvar and Y.shape[0] != 1:
             Y = Y.T
         X = jnp.concatenate([X, Y], axis=0)
     w = None
     if fw is not None:
-        w = fw.astype(np.float64)
+        w = numpy_cast(fw, np.float64)
     if aw is not None:
-        w = aw.astype(np.float64) if w is None else w * aw
+        w = numpy_cast(aw, np.float64) if w is None else w * aw
     if w is None:
         avg = jnp.mean(X, axis=1, dtype=dt)
         fact = X.shape[1] - ddof
     else:
         rt = np.result_type(dt, w.dtype, np.float64)
         w_sum = jnp.sum(w, dtype=rt)
-        avg = (jnp.sum(X.astype(rt) * w, axis=1) / w_sum).astype(rt)
+        avg = numpy_cast(jnp.sum(numpy_cast(X, rt) * w, axis=1) / w_sum, rt)
         if ddof == 0:
             fact = w_sum
         elif aw is None:
@@ -313,10 +314,10 @@ def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
         else:
             fact = w_sum - ddof * jnp.sum(w * aw) / w_sum
     fact = jnp.where(jnp.asarray(fact) <= 0, 0.0, fact)
-    X = (X - avg[:, None]).astype(dt)
-    XT = X.T if w is None else (X.astype(np.result_type(dt, w.dtype)) * w).T
+    X = numpy_cast(X - avg[:, None], dt)
+    XT = X.T if w is None else (numpy_cast(X, np.result_type(dt, w.dtype)) * w).T
     c = jnp.dot(X, jnp.conj(XT), precision="highest")
-    c = (c * (1.0 / jnp.asarray(fact, np.float64))).astype(c.dtype)
+    c = numpy_cast(c * (1.0 / jnp.asarray(fact, np.float64)), c.dtype)
     return jnp.squeeze(c)
 
 

@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from .._core.casting import numpy_cast
 from .._core.ufunc import for_numpy, ufunc
 from .complex_special import with_complex_special
 from .gufunc_axes import gufunc
@@ -17,10 +18,10 @@ def _via_float32(fn):
     def f(x, y):
         if x.dtype != np.float16:
             return fn(x, y)
-        r = fn(x.astype(np.float32), y.astype(np.float32))
+        r = fn(numpy_cast(x, np.float32), numpy_cast(y, np.float32))
         if isinstance(r, tuple):
-            return tuple(v.astype(np.float16) for v in r)
-        return r.astype(np.float16)
+            return tuple(numpy_cast(v, np.float16) for v in r)
+        return numpy_cast(r, np.float16)
     return f
 
 
@@ -107,7 +108,7 @@ def _cdiv(a, b):
 
 def _divide(x, y):
     if x.dtype == np.complex64:  # rounding once from double keeps NumPy's exact zeros
-        return _cdiv(x.astype(np.complex128), y.astype(np.complex128)).astype(np.complex64)
+        return numpy_cast(_cdiv(numpy_cast(x, np.complex128), numpy_cast(y, np.complex128)), np.complex64)
     if x.dtype.kind == "c":
         return _cdiv(x, y)
     return _via_float32(jnp.true_divide)(x, y)
@@ -132,8 +133,8 @@ def _cexp_blog(a, b):
     (evaluated in double here, so XLA's fused multiply-adds do not change the rounding)."""
     wide = np.complex128
     if a.dtype == np.complex64:
-        log_a = jnp.log(a.astype(wide)).astype(a.dtype).astype(wide)
-        return _cexp(_cmul(b.astype(wide), log_a).astype(a.dtype).astype(wide)).astype(a.dtype)
+        log_a = numpy_cast(numpy_cast(jnp.log(numpy_cast(a, wide)), a.dtype), wide)
+        return numpy_cast(_cexp(numpy_cast(numpy_cast(_cmul(numpy_cast(b, wide), log_a), a.dtype), wide)), a.dtype)
     return _cexp(_cmul(b, jnp.log(a)))
 
 
@@ -142,7 +143,7 @@ def _complex_power(a, b):
     multiplication for small integral exponents, exp(b log a) otherwise."""
     br, bi = jnp.real(b), jnp.imag(b)
     one = jnp.ones_like(a)
-    n = jnp.where((bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br)), br, 0).astype(np.int64)
+    n = numpy_cast(jnp.where((bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br)), br, 0), np.int64)
     small = (bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br))
     acc, p, m = one, a, jnp.abs(n)
     for _ in range(7):
@@ -203,8 +204,8 @@ def _gcd(x, y):
     if x.dtype.kind == "b":
         return x | y
     udt = jnp.dtype(f"uint{x.dtype.itemsize * 8}")
-    a = jnp.abs(x).astype(udt) if x.dtype.kind == "i" else x
-    b = jnp.abs(y).astype(udt) if y.dtype.kind == "i" else y
+    a = numpy_cast(jnp.abs(x), udt) if x.dtype.kind == "i" else x
+    b = numpy_cast(jnp.abs(y), udt) if y.dtype.kind == "i" else y
     a, b = jnp.broadcast_arrays(a, b)
 
     def step(_, c):
@@ -212,7 +213,7 @@ def _gcd(x, y):
         nz = q != 0
         return jnp.where(nz, q, p), jnp.where(nz, p % jnp.where(nz, q, 1), q)
     g, _ = lax.fori_loop(0, x.dtype.itemsize * 12 + 2, step, (a, b))
-    return g.astype(x.dtype)
+    return numpy_cast(g, x.dtype)
 
 
 def _lcm(x, y):
@@ -220,8 +221,8 @@ def _lcm(x, y):
         return x & y
     g = _gcd(x, y)
     wide = np.uint64 if x.dtype == np.uint64 else np.int64  # C's int promotion, then wrap
-    q = lax.div(x, jnp.where(g == 0, jnp.ones_like(g), g)).astype(wide)  # C division
-    r = jnp.abs(q * y.astype(wide)).astype(x.dtype)
+    q = numpy_cast(lax.div(x, jnp.where(g == 0, jnp.ones_like(g), g)), wide)  # C division
+    r = numpy_cast(jnp.abs(q * numpy_cast(y, wide)), x.dtype)
     return jnp.where(g == 0, jnp.zeros_like(r), r)
 
 
@@ -234,7 +235,7 @@ def _modf(x):
 
 def _sign(x):
     if x.dtype.kind == "f":  # sign(-0.0) is +0.0 in NumPy
-        return jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x))).astype(x.dtype)
+        return numpy_cast(jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x))), x.dtype)
     return jnp.sign(x)  # NumPy 2 for complex: z / |z|
 
 

@@ -2,12 +2,12 @@
 import operator
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .._core import probe
 from .._core.flags import numpy_layout
 from .._core.ndarray import ndarray
-from .._core.normalize import normalize_axes, normalize_axis
+from .._core.normalize import normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
 
@@ -94,7 +94,9 @@ def transpose(a, axes=None):
     else:
         if len(axes) != a.ndim:
             raise ValueError("axes don't match array")
-        perm = normalize_axes(tuple(axes), a.ndim)
+        perm = tuple(normalize_axis_index(operator.index(ax), a.ndim) for ax in axes)
+        if len(set(perm)) != len(perm):
+            raise ValueError("repeated axis in transpose")
     return a._view(("transpose", perm), (), tuple(a.shape[p] for p in perm))
 
 
@@ -115,7 +117,9 @@ def matrix_transpose(x, /):
 @np_doc(np.swapaxes)
 def swapaxes(a, axis1, axis2):
     a = asarray(a)
-    i, j = normalize_axis(axis1, a.ndim), normalize_axis(axis2, a.ndim)
+    # NumPy's normaliser: its errors name the argument ("axis2: axis 3 is out of bounds ...")
+    i = normalize_axis_index(operator.index(axis1), a.ndim, "axis1")
+    j = normalize_axis_index(operator.index(axis2), a.ndim, "axis2")
     perm = list(range(a.ndim))
     perm[i], perm[j] = perm[j], perm[i]
     return transpose(a, perm)

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SVDResult
 
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
 from . import _common as c
@@ -25,9 +26,9 @@ def _uplo(UPLO):
 def eigh_impl(a, lower, vectors=True):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    v, w = jax.lax.linalg.eigh(a.astype(t), lower=lower, symmetrize_input=False)
-    w = w.astype(c.real_dtype(result_t))
-    return EighResult(w, v.astype(result_t)) if vectors else w
+    v, w = jax.lax.linalg.eigh(numpy_cast(a, t), lower=lower, symmetrize_input=False)
+    w = numpy_cast(w, c.real_dtype(result_t))
+    return EighResult(w, numpy_cast(v, result_t)) if vectors else w
 
 
 @np_doc(np.linalg.eigh, namespace="linalg")
@@ -54,7 +55,7 @@ def _eigvalsh(a: ArrayLike, lower):
 def _eig(a: ArrayLike, vectors):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    x = a.astype(t)
+    x = numpy_cast(a, t)
     finite = jnp.all(jnp.isfinite(x))
     x = jnp.where(finite, x, 0)  # cuSOLVER's geev fails on non-finite input; NaN results instead
     if vectors:
@@ -123,11 +124,11 @@ def svd_impl(a, full_matrices, compute_uv, hermitian):
     c.assert_stacked_2d(a)
     t, result_t = c.common_type(a)
     real_t = c.real_dtype(result_t)
-    x = a.astype(t)
+    x = numpy_cast(a, t)
     if compute_uv:
         u, s, vh = jnp.linalg.svd(x, full_matrices=full_matrices, compute_uv=True)
-        return SVDResult(u.astype(result_t), s.astype(real_t), vh.astype(result_t))
-    return jnp.linalg.svd(x, compute_uv=False).astype(real_t)
+        return SVDResult(numpy_cast(u, result_t), numpy_cast(s, real_t), numpy_cast(vh, result_t))
+    return numpy_cast(jnp.linalg.svd(x, compute_uv=False), real_t)
 
 
 @normalize
@@ -169,13 +170,13 @@ def qr(a, mode='reduced'):
 def _qr(a: ArrayLike, mode):
     c.assert_stacked_2d(a)
     t, result_t = c.common_type(a)
-    x = a.astype(t)
+    x = numpy_cast(a, t)
     if mode in ("raw", "economic"):
         h, tau = jnp.linalg.qr(x, mode="raw")
         if mode == "economic":
-            return c.mT(h).astype(result_t)
-        return h.astype(result_t), tau.astype(result_t)
+            return numpy_cast(c.mT(h), result_t)
+        return numpy_cast(h, result_t), numpy_cast(tau, result_t)
     if mode == "r":
-        return jnp.linalg.qr(x, mode="r").astype(result_t)
+        return numpy_cast(jnp.linalg.qr(x, mode="r"), result_t)
     q, r = jnp.linalg.qr(x, mode=mode)
-    return QRResult(q.astype(result_t), r.astype(result_t))
+    return QRResult(numpy_cast(q, result_t), numpy_cast(r, result_t))

@@ -8,6 +8,7 @@ import numpy as np
 from numpy.linalg import LinAlgError
 
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, normalize, to_jax
 from .._core.np_doc import np_doc
 from . import _common as c
@@ -34,8 +35,8 @@ def inv_impl(a):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
     eye = jnp.broadcast_to(jnp.eye(a.shape[-1], dtype=t), a.shape)
-    x, bad = _lu_solve(a.astype(t), eye)
-    return x.astype(result_t), bad
+    x, bad = _lu_solve(numpy_cast(a, t), eye)
+    return numpy_cast(x, result_t), bad
 
 
 @normalize
@@ -64,10 +65,10 @@ def _solve(a: ArrayLike, b: ArrayLike):
         raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension {core}, "
                          f"with gufunc signature {sig} (size {size} is different from {m})")
     bb = b[:, None] if vector else b
-    x, bad = _lu_solve(a.astype(t), bb.astype(t))
+    x, bad = _lu_solve(numpy_cast(a, t), numpy_cast(bb, t))
     if vector:
         x = x[..., 0]
-    return x.astype(result_t), bad
+    return numpy_cast(x, result_t), bad
 
 
 @np_doc(np.linalg.solve, namespace="linalg",
@@ -97,7 +98,7 @@ def _det(a):
     of 2x2/3x3 matrices (JAX >= 0.11), which gives -0.0 for some singular ones; its derivative
     (finite at singular matrices) is kept."""
     sign, logdet = _slogdet(a)
-    return sign * jnp.exp(logdet).astype(sign.dtype)
+    return sign * numpy_cast(jnp.exp(logdet), sign.dtype)
 
 
 _det.defjvp(lambda primals, tangents: (_det(*primals),
@@ -109,7 +110,7 @@ _det.defjvp(lambda primals, tangents: (_det(*primals),
 def det(a: ArrayLike):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    return _det(a.astype(t)).astype(result_t)
+    return numpy_cast(_det(numpy_cast(a, t)), result_t)
 
 
 @np_doc(np.linalg.slogdet, namespace="linalg")
@@ -117,22 +118,22 @@ def det(a: ArrayLike):
 def slogdet(a: ArrayLike):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    sign, logdet = _slogdet(a.astype(t))
+    sign, logdet = _slogdet(numpy_cast(a, t))
     if t.kind == "c":  # NumPy's sign has +0.0 imaginary parts for real determinants
         sign = jax.lax.complex(sign.real, jnp.where(sign.imag == 0, 0.0, sign.imag))
-    return np.linalg._linalg.SlogdetResult(sign.astype(result_t),
-                                           logdet.astype(c.real_dtype(result_t)))
+    return np.linalg._linalg.SlogdetResult(numpy_cast(sign, result_t),
+                                           numpy_cast(logdet, c.real_dtype(result_t)))
 
 
 @normalize
 def _cholesky(a: ArrayLike, upper):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    low = jax.lax.linalg.cholesky(c.hermitian_from(a.astype(t), not upper),
+    low = jax.lax.linalg.cholesky(c.hermitian_from(numpy_cast(a, t), not upper),
                                   symmetrize_input=False)
     r = c.conj_t(low) if upper else low
     # LAPACK's potrf fails on a non-positive pivot; NaN input propagates without failing.
-    return r.astype(result_t), jnp.any(jnp.isnan(low)) & ~jnp.any(jnp.isnan(a))
+    return numpy_cast(r, result_t), jnp.any(jnp.isnan(low)) & ~jnp.any(jnp.isnan(a))
 
 
 @np_doc(np.linalg.cholesky, namespace="linalg",
@@ -183,7 +184,7 @@ def _lstsq(a: ArrayLike, b: ArrayLike, rcond):
         raise LinAlgError('Incompatible dimensions')
     t, result_t = c.common_type(a, b)
     real_t = c.real_dtype(result_t)
-    a, b = a.astype(t), b.astype(t)
+    a, b = numpy_cast(a, t), numpy_cast(b, t)
     if rcond is None:
         rcond = np.finfo(t).eps * max(n, m)
     elif rcond < 0:
@@ -196,8 +197,8 @@ def _lstsq(a: ArrayLike, b: ArrayLike, rcond):
     resid = jnp.sum(jnp.abs(b - c.matmul(a, x)) ** 2, axis=0)
     if vector:
         x = x[:, 0]
-    rank = jnp.sum(large).astype(np.int32)
-    return x.astype(result_t), resid.astype(real_t), rank, s.astype(real_t)
+    rank = numpy_cast(jnp.sum(large), np.int32)
+    return numpy_cast(x, result_t), numpy_cast(resid, real_t), rank, numpy_cast(s, real_t)
 
 
 @np_doc(np.linalg.lstsq, namespace="linalg",
@@ -221,7 +222,7 @@ def _pinv(a: ArrayLike, rcond: ArrayLike, hermitian):
     failed = jnp.any(jnp.isnan(s))
     cutoff = rcond[..., None] * jnp.max(s, axis=-1, keepdims=True)
     large = s > cutoff
-    s = jnp.where(large, 1 / jnp.where(large, s, 1), 0).astype(s.dtype)
+    s = numpy_cast(jnp.where(large, 1 / jnp.where(large, s, 1), 0), s.dtype)
     return c.matmul(c.mT(vt), s[..., None] * c.mT(u)), failed
 
 

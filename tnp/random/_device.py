@@ -21,6 +21,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core import write
+from .._core.casting import cast
 from .._core.ndarray import ndarray
 from . import _samplers as S
 from ._convert import is_device_array, value
@@ -56,7 +57,7 @@ def _run(sampler, shape, dtype, static, key, *params):
 
 def _param(x, dtype=_F64):
     if isinstance(x, (ndarray, jax.Array)):
-        return value(x).astype(dtype)
+        return cast(value(x), dtype)
     return jnp.asarray(np.asarray(x, dtype))
 
 
