@@ -70,31 +70,15 @@ def check_bad(body, *inputs):
             assert_same(a, e, path=f"argument {i} after the call")
 
 
-OUT_TYPE = ("NumPy raises TypeError ('return arrays must be of ArrayType' / 'output must be an "
-            "array') for an out= that is no array; tnp raises AttributeError — fix in "
-            "tnp/_routines/reductions.py (validate out= before use)")
 # Cases whose fix belongs to a file owned elsewhere, or that are documented unsupported
 # features: id -> the NumPy behaviour not matched and where the fix goes.
 KNOWN = {
-    "item-too-many": "NumPy's a.item(0, 0) on a 1-d array raises ValueError 'incorrect number "
-                     "of indices for array'; tnp raises IndexError — fix in "
-                     "tnp/_core/ndarray.py (ndarray.item)",
     "str-ufunc-logical_and": "NumPy's logical_and(float array, 'a') makes a str array and "
                              "returns [False, True, True]; str arrays are not supported "
                              "(README 'Known differences')",
     "concatenate-str": "NumPy reports the ndim mismatch (ValueError) of [a, 'ab'] before any "
                        "dtype question; tnp rejects the str array first (TypeError): str "
                        "arrays are not supported (README 'Known differences')",
-    "cast-astype-order-bad": "NumPy's a.astype(int, order='Z') raises ValueError 'order must "
-                             "be one of ...'; tnp ignores order — fix in tnp/_core/ndarray.py "
-                             "(ndarray.astype)",
-    "reshape-method-no-shape": "NumPy's a.reshape() raises TypeError 'reshape() takes exactly "
-                               "1 argument (0 given)'; tnp raises ValueError — fix in "
-                               "tnp/_core/ndarray.py (ndarray.reshape)",
-    "cast-copyto-where-nonbool": "NumPy raises TypeError casting a float where= to bool "
-                                 "(rule 'safe'); tnp accepts it — fix in "
-                                 "tnp/_routines/writes.py (copyto)",
-    "out-mean-tuple": OUT_TYPE,
     "corrcoef-shape": "NumPy raises ValueError (the concatenate shape mismatch of x and y); "
                       "tnp raises TypeError with jnp.concatenate's message — fix in "
                       "tnp/_routines/statistics.py (corrcoef/cov: join x and y with "
@@ -102,19 +86,6 @@ KNOWN = {
     "average-weights-shape": "NumPy raises TypeError 'Axis must be specified when shapes of a "
                              "and weights differ.'; tnp raises ValueError with XLA's "
                              "broadcasting text — fix in tnp/_routines/statistics.py (average)",
-    "where-ufunc-shape": "NumPy raises ValueError 'operands could not be broadcast together "
-                         "with shapes (3,) () (2,)' for a where= of the wrong shape; tnp "
-                         "returns a (complex!) result — fix in tnp/_core/ufunc.py",
-    "where-ufunc-float": "NumPy raises TypeError casting a float where= to bool (rule "
-                         "'safe'); tnp accepts it — fix in tnp/_core/ufunc.py",
-    "broadcast-at-values": "NumPy raises ValueError 'array is not broadcastable to correct "
-                           "shape' for add.at(a, [0, 1], [1., 2., 3.]); tnp's ValueError "
-                           "carries XLA's 'Incompatible types for broadcasting: input "
-                           "type=float64[3] ...' — fix in tnp/_core/ufunc.py (ufunc.at)",
-    "where-mean-shape": "NumPy raises ValueError 'operands could not be broadcast together "
-                        "with remapped shapes ...' for mean(a(2, 3), where=mask(2,)); tnp's "
-                        "ValueError carries XLA's 'Incompatible types for broadcasting' — fix "
-                        "in tnp/_routines/reductions.py (mean's where=)",
 }
 
 CASES = []
@@ -391,7 +362,8 @@ case("dtype-iinfo-bad", lambda xp: xp.iinfo("bogus"))
 case("dtype-issubdtype-bad", lambda xp: xp.issubdtype("bogus", xp.floating))
 case("dtype-frombuffer-bad", lambda xp: xp.frombuffer(b"\x00" * 3, dtype="f8"))
 
-UNSUPPORTED = "dtypes XLA cannot hold (README 'Known differences'): NumPy makes a {} array"
+UNSUPPORTED = ("dtypes XLA cannot hold (README 'Known differences'): NumPy makes an array of "
+               "dtype {}; tnp raises TypeError naming it")
 case("dtype-unsupported-object", lambda xp: xp.zeros(2, dtype=object),
      xfail=UNSUPPORTED.format("object"))
 case("dtype-unsupported-str", lambda xp: xp.array(["a", "b"]), xfail=UNSUPPORTED.format("str"))

@@ -147,7 +147,7 @@ def test_shuffle_list():
         xp.random.seed(3)
         y = list(range(7))
         xp.random.shuffle(y)
-        return [np.array(x), np.array(y)]
+        return [xp.array(x), xp.array(y)]
     check(body, rtol=0)
 
 
@@ -195,13 +195,13 @@ def test_state_round_trips_with_numpy():
     tnp.random.set_state(ref.get_state())
     assert_same(tnp.random.normal(size=5), ref.normal(size=5), rtol=0)
     state = tnp.random.get_state()
-    assert_same(state[1], ref.get_state()[1], rtol=0)
+    assert_same(state[1], ref.get_state()[1], rtol=0, host_ok=True)  # NumPy's state format
     ref.set_state(state)
     assert_same(tnp.random.random(3), ref.random(3), rtol=0)
     mine, theirs = tnp.random.get_state(legacy=False), ref.get_state(legacy=False)
     assert mine["bit_generator"] == theirs["bit_generator"]
     assert mine["state"]["pos"] == theirs["state"]["pos"]
-    assert_same(mine["state"]["key"], theirs["state"]["key"], rtol=0)
+    assert_same(mine["state"]["key"], theirs["state"]["key"], rtol=0, host_ok=True)
 
 
 def test_results_are_tnp_arrays_on_device():

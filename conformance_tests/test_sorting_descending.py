@@ -16,7 +16,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import tnp
 from engine import check
 from strategies import ALL_DTYPES, arrays, dtypes
 from test_sorting import AXES, _data

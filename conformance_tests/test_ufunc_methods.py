@@ -15,8 +15,6 @@ AXES = [0, 1, -1, None, (0, 1), (), 2]
 _IDENTITY = ("NumPy's reduce over no axes (axis=()) applies the identity to each element "
              "(add: 0.0 + -0.0 == 0.0; complex multiply: (1+0j) * (inf+0j) == inf+nanj); tnp "
              "returns the elements unchanged (-0.0, inf+0j): XLA folds identity-op-x to x")
-_CPOW_ZERO = ("NumPy's complex power.reduce along axis 0 ends in 0-0j ((0+0j) ** ... with its "
-              "complex pow's zero sign); tnp gives 0+0j")
 
 
 def _reduce_params():
@@ -27,8 +25,6 @@ def _reduce_params():
                 if axis == () and (name == "add" and dt[0] in "fc" or (
                         name == "multiply" and dt[0] == "c")):
                     reason = _IDENTITY
-                if name == "power" and dt[0] == "c" and axis == 0:
-                    reason = _CPOW_ZERO
                 yield pytest.param(name, dt, axis, id=f"{dt}-{name}-{axis!r}",
                                    marks=pytest.mark.xfail(strict=True, reason=reason)
                                    if reason else ())

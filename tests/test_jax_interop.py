@@ -9,7 +9,8 @@ The rule these tests pin down (docs/interop.md):
   array the function returns stays a tnp array. ``tnp_ext.jit`` always returns tnp arrays.
 - mixed operators: the left operand decides. ``tnp_array + jax_array`` is a tnp array,
   ``jax_array + tnp_array`` a ``jax.Array`` (both types have ``__array_priority__`` 100).
-- jax.numpy and jax.scipy functions take tnp arrays directly, on every supported JAX. jax.lax,
+- jax.numpy and jax.scipy functions take tnp arrays directly, on every supported JAX (0.6.1 and
+  later; before it, jax.numpy's own jitted functions such as ``jnp.sum`` refused them). jax.lax,
   jax.nn and optax's losses take ``x.data``, the tnp array's ``jax.Array`` (zero copy): some of
   them go straight to a lax primitive, which refuses objects with ``__jax_array__``, some call
   methods of their argument with JAX's meanings (a tnp array's are NumPy's), and which ones
@@ -53,7 +54,7 @@ DIRECT = {
     "jax.scipy.stats.norm.pdf": lambda a, b: jax.scipy.stats.norm.pdf(a),
 }
 # jax.lax, jax.nn and optax's losses: the tnp array's jax.Array, x.data (some of them take tnp
-# arrays directly on some JAX versions, e.g. jax.nn.softmax on JAX 0.10 but not on 0.4.38)
+# arrays directly on some JAX versions, e.g. jax.nn.softmax from JAX 0.6.1 but not before)
 VIA_DATA = {
     "jax.nn.relu": lambda a, b: jax.nn.relu(a),
     "jax.nn.softmax": lambda a, b: jax.nn.softmax(a, axis=-1),

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
-from . import devices, dtypes, indexing, lenses, roots, syncs, write
+from . import devices, dtypes, indexing, lenses, probe, roots, syncs, write
 from .flags import Flags, FlatIter, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray
@@ -136,15 +136,17 @@ class _Methods:
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         target = dtypes.canonical(dtype)
-        if not np.can_cast(self._dtype, target, casting):
-            raise TypeError(f"Cannot cast array data from {self._dtype!r} to {target!r} "
-                            f"according to the rule '{casting}'")
+        # NumPy's errors for order= and casting=, from its astype on a placeholder
+        probe.call(np.ndarray.astype, probe.Spec((0,), self._dtype), target, order=order,
+                   casting=casting)
         return _ns.astype(self, target, copy=copy)
 
     def copy(self, order="C"):
         return _ns.copy(self, order=order)
 
     def reshape(self, *shape, order="C", copy=None):
+        if not shape:
+            raise TypeError("reshape() takes exactly 1 argument (0 given)")
         if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
             shape = shape[0]
         return _ns.reshape(self, shape, order=order, copy=copy)
@@ -183,6 +185,8 @@ class _Methods:
             return np.asarray(self._value).item()
         if len(args) == 1 and isinstance(args[0], (int, np.integer)):
             return _ns.ravel(self)[args[0]].item()
+        if len(args) > 1 and len(args) != self.ndim:
+            raise ValueError("incorrect number of indices for array")
         return self[args[0] if len(args) == 1 else args].item()
 
     def tolist(self):

@@ -209,6 +209,7 @@ def _bool0_rewrite(shape, items):
 
 
 def _advanced_plan(shape, items, index):
+    given_shape = shape
     expand, items = _bool0_rewrite(shape, items)
     if expand:
         shape = list(shape)
@@ -234,7 +235,12 @@ def _advanced_plan(shape, items, index):
         ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, jax.Array) and a.dtype == np.bool_
                    else p for p, a in zip(ph, arrays))
     # (not probe.call: the index holds masks' values and slices; a placeholder per call, uncached)
-    out_shape = probe.placeholder(probe.Spec(shape, np.int8))[ph].shape
+    try:
+        out_shape = probe.placeholder(probe.Spec(shape, np.int8))[ph].shape
+    except IndexError:
+        if expand:  # NumPy's message counts axes of the index as given (0-d booleans unexpanded)
+            numpy_index_error(given_shape, index)
+        raise
     # NumPy checks bounds only when the broadcast index arrays select something
     selects = 0 not in np.broadcast_shapes(*(
         (int(np.count_nonzero(p)),) if p.dtype == np.bool_ else p.shape

@@ -158,6 +158,9 @@ class ufunc:
             tuple(keys), None if outs is None else tuple(
                 None if o is None else o.dtype for o in outs), dtype,
             _hashable_signature(signature), casting)
+        wh = None if where is True else to_jax(where)
+        if wh is not None and wh.dtype != np.bool_:
+            self._numpy_error(ops, outs, wh)  # NumPy's TypeError: where= is cast 'safe' to bool
         const = self._python_scalars(ops, keys, in_dts)
         if const is not None:
             results = (jnp.full(np.broadcast_shapes(*(np.shape(o) for o in ops)), const),)
@@ -173,22 +176,22 @@ class ufunc:
             try:
                 results, flags = kernel(*ops)
             except (TypeError, ValueError):
-                self._numpy_error(ops, outs, None if where is True else np.shape(where))
+                self._numpy_error(ops, outs, wh)
                 raise
             if check is not None and not _is_tracer(flags[0]):
-                if where is not True:  # only the elements written count, as in NumPy's loop
-                    w = to_jax(where)
-                    flags = _fp_flags([jnp.where(w, to_jax(x), 1) for x in ops],
-                                      [jnp.where(w, r, 0) for r in results])
+                if wh is not None:  # only the elements written count, as in NumPy's loop
+                    flags = _fp_flags([jnp.where(wh, to_jax(x), 1) for x in ops],
+                                      [jnp.where(wh, r, 0) for r in results])
                 _errcheck.report(self.__name__, check, flags)
+        if wh is not None and not _fits(results[0].shape, wh.shape):
+            self._numpy_error(ops, outs, wh)
         if outs is None:
             if self.nout == 1:
                 return ndarray._wrap(results[0])
             return tuple(ndarray._wrap(r) for r in results)
-        wh = None if where is True else to_jax(where)
         for o, r in zip(outs, results):
             if o is not None and not _fits(o.shape, r.shape, () if wh is None else wh.shape):
-                self._numpy_error(ops, outs, wh.shape if wh is not None else None)
+                self._numpy_error(ops, outs, wh)
         for o, r in zip(outs, results):
             if o is not None:
                 write.assign(o, r, where=wh)
@@ -196,15 +199,15 @@ class ufunc:
             return outs[0]
         return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
 
-    def _numpy_error(self, ops, outs=None, where_shape=None):
+    def _numpy_error(self, ops, outs=None, where=None):
         """Raise NumPy's error for a call whose shapes do not fit (operands, gufunc core
         dimensions, ``out=``, ``where=``): the probe on placeholders of the real shapes, only
         on this failure path."""
         kw = {}
         if outs is not None:
             kw["out"] = tuple(None if o is None else probe.Out(o.shape, o.dtype) for o in outs)
-        if where_shape is not None:
-            kw["where"] = probe.Spec(where_shape, np.bool_)
+        if where is not None:
+            kw["where"] = probe.Spec(where.shape, where.dtype)
         probe.call(self._np, *(o if type(o) in dtypes.WEAK_PLACEHOLDER else probe.Spec(
             np.shape(o), o.dtype) for o in ops), **kw)
 
@@ -336,6 +339,8 @@ class ufunc:
         in_dts, out_dts = self._resolve(tuple(keys), (a.dtype,), None, None, "unsafe")
         self._python_scalars(ops, keys, in_dts)
         pos = ndarray._wrap(jnp.arange(a.size, dtype=np.int64).reshape(a.shape))[indices]._value
+        if b is not None and not _fits(pos.shape, np.shape(ops[1])):
+            raise ValueError("array is not broadcastable to correct shape")  # NumPy's error
         vals = () if b is None else (jnp.broadcast_to(_cast_in(ops[1], in_dts[1]), pos.shape),)
         kern = self._method_kernel("at", (in_dts, a.dtype))
         write.assign(a, kern(a._value, pos, *vals))

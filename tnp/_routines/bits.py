@@ -6,6 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, normalize, normalize_axis
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -27,7 +28,7 @@ def _weights(bitorder):
 
 @normalize
 def _pack_kernel(a: ArrayLike, axis, bitorder):
-    x = jnp.moveaxis(a != 0, axis, -1).astype(np.uint8)
+    x = numpy_cast(jnp.moveaxis(a != 0, axis, -1), np.uint8)
     n = x.shape[-1]
     x = jnp.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, -n % 8)])
     x = x.reshape(x.shape[:-1] + (x.shape[-1] // 8, 8))
@@ -37,7 +38,7 @@ def _pack_kernel(a: ArrayLike, axis, bitorder):
 @normalize
 def _unpack_kernel(a: ArrayLike, axis, count, bitorder):
     x = jnp.moveaxis(a, axis, -1)
-    bits = ((x[..., None] & _weights(bitorder)) != 0).astype(np.uint8)
+    bits = numpy_cast((x[..., None] & _weights(bitorder)) != 0, np.uint8)
     bits = bits.reshape(x.shape[:-1] + (x.shape[-1] * 8,))
     n = bits.shape[-1]
     if count <= n:

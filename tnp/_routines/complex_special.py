@@ -6,7 +6,8 @@ the C library's ``cexp``, ``clog``, ... (glibc on Linux), which follow C99 Annex
 NaN and signed-zero parts; its ``expm1``, ``log1p``, ``log2``, ``log10``, ``exp2``,
 ``reciprocal``, ``absolute`` and ``sign`` are NumPy's own formulas on the real functions (or on
 ``clog``/``cexp``). XLA's complex kernels follow none of it (``exp(inf + nan j)`` is
-``nan + nan j`` there, NumPy's ``inf + nan j``). ``power``/``float_power`` are not covered here.
+``nan + nan j`` there, NumPy's ``inf + nan j``). Complex ``power``/``float_power`` follow
+NumPy's own ``npy_cpow`` (below).
 
 Each function here is one formulation for every backend, in jnp/lax on the real and imaginary
 parts: the ordinary finite inputs keep XLA's complex kernel (evaluated on the first quadrant and
@@ -21,6 +22,8 @@ Private module: no public names (``__all__`` is empty).
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+
+from .._core.casting import numpy_cast
 
 __all__ = []
 
@@ -421,29 +424,16 @@ def _cmul(a, b):
     ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
     if a.dtype != np.complex64:
         return lax.complex(ar * br - ai * bi, ar * bi + ai * br)
-    ar, ai, br, bi = (v.astype(np.float64) for v in (ar, ai, br, bi))
+    ar, ai, br, bi = (numpy_cast(v, np.float64) for v in (ar, ai, br, bi))
 
-    def f32(v):
-        return v.astype(np.float32).astype(np.float64)
-    return lax.complex((f32(ar * br) - f32(ai * bi)).astype(np.float32),
-                       (f32(ar * bi) + f32(ai * br)).astype(np.float32))
-
-
-def _cdiv(a, b):
-    """NumPy's cdiv (Smith's algorithm; a zero divisor gives complex inf/nan)."""
-    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
-    abr, abi = jnp.abs(br), jnp.abs(bi)
-    big_r = abr >= abi
-    zero = (abr == 0) & (abi == 0)
-    rat = jnp.where(big_r, bi / jnp.where(zero, 1, br), br / jnp.where(big_r, 1, bi))
-    scl = 1 / jnp.where(big_r, br + bi * rat, bi + br * rat)
-    re = jnp.where(big_r, (ar + ai * rat) * scl, (ar * rat + ai) * scl)
-    im = jnp.where(big_r, (ai - ar * rat) * scl, (ai * rat - ar) * scl)
-    return lax.complex(jnp.where(zero, ar / abr, re), jnp.where(zero, ai / abi, im))
+    def f32(v):  # float's rounding and range, kept in double (XLA may drop a convert pair)
+        return lax.reduce_precision(v, exponent_bits=8, mantissa_bits=23)
+    return lax.complex(numpy_cast(f32(ar * br) - f32(ai * bi), np.float32),
+                       numpy_cast(f32(ar * bi) + f32(ai * br), np.float32))
 
 
 def _recip(b):
-    """NumPy's cdiv(1, b), written out for the numerator 1 + 0i: XLA's simplifier would fold
+    """NumPy's cdiv(1, b) (Smith's algorithm; 0 gives inf + nan j), written out for the numerator 1 + 0i: XLA's simplifier would fold
     ``x + 0`` to ``x`` and lose IEEE's -0 + 0 == +0, so that sum is a select here."""
     br, bi = jnp.real(b), jnp.imag(b)
     abr, abi = jnp.abs(br), jnp.abs(bi)
@@ -495,14 +485,22 @@ def _c99_mul(a, b):
     return lax.complex(re, im)
 
 
+def _float_rounded(z):
+    """A complex128 value rounded to complex64's precision and range, kept in complex128
+    (``reduce_precision``: XLA may drop a complex128 -> complex64 -> complex128 convert pair)."""
+    def r(v):
+        return lax.reduce_precision(v, exponent_bits=8, mantissa_bits=23)
+    return lax.complex(r(jnp.real(z)), r(jnp.imag(z)))
+
+
 def _sys_cpow(a, b):
     """glibc's cpow: cexp(b * clog(a)), C's product; complex64's cpowf rounds each step to
     complex64 (evaluated in double here, so fused multiply-adds do not change the rounding)."""
     if a.dtype == np.complex64:
         wide = np.complex128
-        log_a = clog(a.astype(wide)).astype(a.dtype).astype(wide)
-        prod = _c99_mul(b.astype(wide), log_a).astype(a.dtype).astype(wide)
-        return cexp(prod).astype(a.dtype)
+        log_a = _float_rounded(clog(numpy_cast(a, wide)))
+        prod = _float_rounded(_c99_mul(numpy_cast(b, wide), log_a))
+        return numpy_cast(cexp(prod), a.dtype)
     return cexp(_c99_mul(b, clog(a)))
 
 
@@ -514,7 +512,7 @@ def cpow(a, b):
     ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
     one = jnp.ones_like(a)
     integral = (bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br))
-    n = jnp.where(integral, br, 0).astype(np.int64)
+    n = numpy_cast(jnp.where(integral, br, 0), np.int64)
     acc, p, m = one, a, jnp.abs(n)
     for _ in range(7):
         acc = jnp.where((m & 1) == 1, _cmul(acc, p), acc)

@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import devices, dtypes, flags, probe
-from .._core.casting import cast
+from .._core.casting import cast, numpy_cast
 from .._core.devices import place
 from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
@@ -28,7 +28,11 @@ def _shape_tuple(shape):
 def _check_shape(shape, dtype):
     """``shape`` as a tuple, with NumPy's errors for a negative dimension and for an array whose
     size in bytes exceeds the largest intp (XLA would abort the process)."""
-    shape = _shape_tuple(shape)
+    try:
+        shape = _shape_tuple(shape)
+    except TypeError:
+        np.empty(shape, np.int8)  # NumPy's own TypeError ("expected a sequence of integers...")
+        raise
     if any(s < 0 for s in shape):
         raise ValueError("negative dimensions are not allowed")
     check_size(math.prod(shape), dtype)
@@ -113,7 +117,11 @@ def copy(a, order="K", subok=False):
 def astype(x, dtype, /, *, copy=True, device=None):
     dtype = dtypes.canonical(dtype)
     if not isinstance(x, ndarray):
-        raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
+        np.astype(x, dtype)  # NumPy's own TypeError for what it does not take (wording varies)
+        if not isinstance(x, np.generic):
+            raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
+        x = array(x)
+        x._scalar = True  # a NumPy scalar NumPy takes: its astype is a scalar
     if dtype == x.dtype and not copy and devices.check(device) is None:
         return x
     if x.dtype.kind == "f" and dtype.kind in "iu":
@@ -264,10 +272,10 @@ def _arange_kernel(first, second, n, dtype):
     dtype = np.dtype(dtype)
     work = np.dtype(np.float32) if dtype == np.float16 else dtype
     first, second = jnp.asarray(first, dtype), jnp.asarray(second, dtype)
-    f, s = first.astype(work), second.astype(work)
+    f, s = numpy_cast(first, work), numpy_cast(second, work)
     # XLA on CPU contracts this multiply-add into an FMA where NumPy rounds the product first:
     # results can differ by half an ulp of the largest magnitude involved.
-    y = (f + jnp.arange(n, dtype=work) * (s - f)).astype(dtype)
+    y = numpy_cast(f + jnp.arange(n, dtype=work) * (s - f), dtype)
     return y.at[:2].set(jnp.stack([first, second])[:min(n, 2)])
 
 

@@ -11,6 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._core.casting import cast
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axis, to_jax
 from .._core.np_doc import np_doc
@@ -31,7 +32,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     flat = moved.reshape((-1, moved.shape[-1]))
     res = [asarray(func1d(flat[i], *args, **kwargs)) for i in range(flat.shape[0])]
     dt = res[0].dtype
-    out = jnp.stack([r.data.astype(dt) for r in res]).reshape(batch + res[0].shape)
+    out = jnp.stack([cast(r.data, dt) for r in res]).reshape(batch + res[0].shape)
     perm = (tuple(range(axis)) + tuple(range(len(batch), out.ndim))
             + tuple(range(axis, len(batch))))
     return asarray(jnp.transpose(out, perm))
@@ -170,7 +171,7 @@ class vectorize:
         else:
             tuple_out = len(otypes) > 1
         dts = [np.dtype(c) for c in otypes]
-        flat = [jnp.broadcast_to(a, shape).ravel().astype(_PY_TYPE[a.dtype.kind]) for a in arrs]
+        flat = [cast(jnp.broadcast_to(a, shape).ravel(), _PY_TYPE[a.dtype.kind]) for a in arrs]
         results = None
         if size:
             try:
@@ -199,7 +200,7 @@ class vectorize:
             if o.dtype.kind == "c" and d.kind != "c":
                 raise TypeError("float() argument must be a string or a real number, not "
                                 "'complex'")
-        return [o.astype(d) for o, d in zip(out, dts)]
+        return [cast(o, d) for o, d in zip(out, dts)]
 
     @staticmethod
     def _host_loop(func, flat, dts, size, tuple_out):
@@ -254,6 +255,6 @@ class vectorize:
             except Exception:  # noqa: BLE001 - it does not trace: one call per core slice
                 rows = [first] + [one(*[f[i] for f in flat]) for i in range(1, n)]
                 out = tuple(jnp.stack([r[k] for r in rows]) for k in range(len(first)))
-            res = [o.astype(d).reshape(bshape + o.shape[1:]) for o, d in zip(out, dts)]
+            res = [cast(o, d).reshape(bshape + o.shape[1:]) for o, d in zip(out, dts)]
         res = [asarray(r) for r in res]
         return tuple(res) if tuple_out else res[0]

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtypes
+from .._core.casting import cast, numpy_cast
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
 from .creation import arange, asarray
@@ -51,7 +52,7 @@ def _grid_kernel(sizes, steps, starts, dtype, sparse):
     for i, (size, step, start) in enumerate(zip(sizes, steps, starts)):
         shape = (1,) * i + (size,) + (1,) * (n - i - 1) if sparse else sizes
         rdt = np.result_type(dtype, step, start) if sparse else dtype
-        x = jax.lax.broadcasted_iota(dtype, shape, i).astype(rdt)
+        x = numpy_cast(jax.lax.broadcasted_iota(dtype, shape, i), rdt)
         out.append(x * jnp.asarray(step, rdt) + jnp.asarray(start, rdt))
     if sparse:
         return tuple(out)
@@ -142,6 +143,6 @@ def ix_(*args):
         if new.ndim != 1:
             raise ValueError("Cross index must be 1 dimensional")
         if new.dtype.kind == "b":
-            new = ndarray._wrap(jnp.nonzero(new._value)[0].astype(np.intp))
+            new = ndarray._wrap(cast(jnp.nonzero(new._value)[0], np.intp))
         out.append(new.reshape((1,) * k + (new.size,) + (1,) * (nd - k - 1)))
     return tuple(out)

@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -50,14 +51,14 @@ def _count(a: ArrayLike, edges: ArrayLike, w: Optional[ArrayLike], lo, hi, dt):
     keep = (x >= (edges[0] if lo is None else lo)) & (x <= (edges[-1] if hi is None else hi))
     keep = keep & (idx >= 0) & (idx < nb)
     acc = np.intp if w is None else (np.complex128 if dt.kind == "c" else np.float64)
-    val = jnp.ones(x.shape, acc) if w is None else w.reshape(-1).astype(acc)
+    val = jnp.ones(x.shape, acc) if w is None else numpy_cast(w.reshape(-1), acc)
     val = jnp.where(keep, val, jnp.zeros((), acc))
-    return jnp.zeros((nb,), acc).at[jnp.where(keep, idx, 0)].add(val).astype(dt)
+    return numpy_cast(jnp.zeros((nb,), acc).at[jnp.where(keep, idx, 0)].add(val), dt)
 
 
 @normalize
 def _density(n: ArrayLike, edges: ArrayLike):
-    db = jnp.diff(edges).astype(np.float64)
+    db = numpy_cast(jnp.diff(edges), np.float64)
     return n / db / jnp.sum(n)
 
 
@@ -100,7 +101,7 @@ def _count_dd(sample: ArrayLike, edges: ArrayLikeSeq, w: Optional[ArrayLike]):
         nbin.append(e.shape[0] + 1)
     flat = jnp.ravel_multi_index(tuple(idx), tuple(nbin), mode="clip") if idx else None
     size = int(np.prod(nbin))
-    val = jnp.ones(sample.shape[0], np.float64) if w is None else w.astype(np.float64)
+    val = jnp.ones(sample.shape[0], np.float64) if w is None else numpy_cast(w, np.float64)
     hist = jnp.zeros((size,), np.float64).at[flat].add(val).reshape(nbin)
     return hist[(slice(1, -1),) * len(edges)]
 
@@ -189,8 +190,8 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
 @normalize
 def _bincount(x: ArrayLike, w: Optional[ArrayLike], length, dt):
     acc = np.float64 if w is not None else np.intp
-    val = jnp.ones(x.shape, acc) if w is None else w.astype(acc)
-    return jnp.zeros((length,), acc).at[x].add(val).astype(dt)
+    val = jnp.ones(x.shape, acc) if w is None else numpy_cast(w, acc)
+    return numpy_cast(jnp.zeros((length,), acc).at[x].add(val), dt)
 
 
 @np_doc(np.bincount)
@@ -218,8 +219,8 @@ def _monotonic(b: ArrayLike):
 @normalize
 def _digitize(x: ArrayLike, b: ArrayLike, side, decreasing):
     if decreasing:
-        return (b.shape[0] - jnp.searchsorted(b[::-1], x, side=side)).astype(np.intp)
-    return jnp.searchsorted(b, x, side=side).astype(np.intp)
+        return numpy_cast(b.shape[0] - jnp.searchsorted(b[::-1], x, side=side), np.intp)
+    return numpy_cast(jnp.searchsorted(b, x, side=side), np.intp)
 
 
 @np_doc(np.digitize)

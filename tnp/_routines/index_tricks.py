@@ -15,6 +15,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
 from .._core.np_doc import np_doc
@@ -56,7 +57,7 @@ def _tril_count(n, m, k):
 def _tri_kernel(n, m, k, upper, count):
     mask = jnp.tri(n, m, k - 1 if upper else k, dtype=bool)
     r, c = jnp.nonzero(~mask if upper else mask, size=count)
-    return r.astype(_INTP), c.astype(_INTP)
+    return numpy_cast(r, _INTP), numpy_cast(c, _INTP)
 
 
 def _tri_indices(n, k, m, upper):
@@ -125,7 +126,7 @@ def _order(order):
 
 @normalize
 def _ravel_kernel(idx: ArrayLikeSeq, dims, modes, order):
-    idx = jnp.broadcast_arrays(*[i.astype(_INTP) for i in idx])
+    idx = jnp.broadcast_arrays(*[numpy_cast(i, _INTP) for i in idx])
     out = jnp.zeros(idx[0].shape, _INTP)
     bad = jnp.zeros((), bool)
     for i, d, mode, s in zip(idx, dims, modes, _strides(dims, order)):
@@ -160,7 +161,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 @normalize
 def _unravel_kernel(indices: ArrayLike, dims, order):
-    i = indices.astype(_INTP)
+    i = numpy_cast(indices, _INTP)
     size = int(np.prod(dims, dtype=np.int64))
     bad = jnp.any((i < 0) | (i >= size))
     out = []

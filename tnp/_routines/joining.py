@@ -17,6 +17,7 @@ from numpy.exceptions import AxisError
 from numpy.lib._arraypad_impl import _as_pairs
 
 from .._core import dtypes, probe, write
+from .._core.casting import cast, numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
                                normalize_axis, single_out, to_jax)
@@ -43,7 +44,7 @@ def _host(x, what):
 
 @normalize
 def _concat_kernel(arrays: ArrayLikeSeq, axis, dt):
-    return jnp.concatenate([a.astype(dt) for a in arrays], axis=axis)
+    return jnp.concatenate([numpy_cast(a, dt) for a in arrays], axis=axis)
 
 
 @np_doc(np.concatenate)
@@ -241,7 +242,7 @@ def _pad_kernel(a: ArrayLike, pad_width, mode, kwargs):
     if a.dtype == bool and (mode in ("linear_ramp", "mean", "median") or
                             kw.get("reflect_type") == "odd"):
         # NumPy computes these in arithmetic and casts back to bool (nonzero -> True)
-        return jnp.pad(a.astype(np.float64), pad_width, mode=mode, **kw) != 0
+        return jnp.pad(numpy_cast(a, np.float64), pad_width, mode=mode, **kw) != 0
     return jnp.pad(a, pad_width, mode=mode, **kw)
 
 
@@ -412,7 +413,7 @@ def trim_zeros(filt, trim="fb", axis=None):
 
 @normalize
 def _gather_kernel(arr: ArrayLike, values: ArrayLike, perm: ArrayLike, axis):
-    return jnp.take(jnp.concatenate([arr, values.astype(arr.dtype)], axis=axis), perm,
+    return jnp.take(jnp.concatenate([arr, numpy_cast(values, arr.dtype)], axis=axis), perm,
                     axis=axis)
 
 
@@ -461,7 +462,7 @@ def insert(arr, obj, values, axis=None):
                              "scalar")
     vals = to_jax(values) if isinstance(values, (ndarray, jax.Array)) else \
         jax.device_put(np.array(values, dtype=arr.dtype))
-    vals = vals.astype(arr.dtype)
+    vals = cast(vals, arr.dtype)
     if indices.size == 1:
         index = indices.item()
         if index < -n or index > n:

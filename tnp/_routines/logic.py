@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtypes, probe, write
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, ArrayOrScalar, normalize, normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -23,7 +24,7 @@ _NoValue = np._NoValue
 @normalize
 def _truth(a: ArrayLike, axis, keepdims, where: ArrayLike | None, fn):
     return fn(a != 0, axis=axis, keepdims=keepdims, where=None if where is None else
-              where.astype(bool))
+              numpy_cast(where, bool))
 
 
 def _reduce(fn, a, axis, out, keepdims, where):
@@ -71,9 +72,10 @@ def _isclose_kernel(x: ArrayOrScalar, y: ArrayOrScalar, atol: ArrayOrScalar,
                     rtol: ArrayOrScalar, equal_nan, dts):
     ydt, eq_dt, cmp_dt, tol_dt = dts
     y = jnp.asarray(y, ydt)  # a Python y stays float64/complex128 for isfinite, as in NumPy
-    xe, ye = jnp.asarray(x, eq_dt), y.astype(eq_dt)
-    tol = jnp.asarray(atol, tol_dt) + jnp.asarray(rtol, tol_dt) * jnp.abs(y).astype(tol_dt)
-    result = (jnp.abs(xe - ye).astype(cmp_dt) <= tol.astype(cmp_dt)) & jnp.isfinite(y) | (xe == ye)
+    xe, ye = jnp.asarray(x, eq_dt), numpy_cast(y, eq_dt)
+    tol = jnp.asarray(atol, tol_dt) + jnp.asarray(rtol, tol_dt) * numpy_cast(jnp.abs(y), tol_dt)
+    close = numpy_cast(jnp.abs(xe - ye), cmp_dt) <= numpy_cast(tol, cmp_dt)
+    result = close & jnp.isfinite(y) | (xe == ye)
     if equal_nan:
         result = result | (jnp.isnan(xe) & jnp.isnan(ye))
     return result
@@ -93,7 +95,7 @@ def allclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
 
 @normalize
 def _equal_nan_kernel(a1: ArrayLike, a2: ArrayLike, dt):
-    a1, a2 = a1.astype(dt), a2.astype(dt)
+    a1, a2 = numpy_cast(a1, dt), numpy_cast(a2, dt)
     n1, n2 = jnp.isnan(a1), jnp.isnan(a2)
     return jnp.all(n1 == n2) & jnp.all((a1 == a2) | n1)
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import dtypes, probe
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
@@ -30,7 +31,7 @@ def _eye_kernel(n, m, k, dtype):
 
 @functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
 def _tri_kernel(n, m, k, dtype):
-    return _tri_mask(n, m, k).astype(dtype)
+    return numpy_cast(_tri_mask(n, m, k), dtype)
 
 
 def _tri_mask(n, m, k):
@@ -128,7 +129,7 @@ def diagflat(v, k=0):
 @functools.partial(jax.jit, static_argnums=(1, 2, 3))
 def _vander_kernel(x, n, increasing, dtype):
     cols = jnp.concatenate([jnp.ones((x.shape[0], min(n, 1)), dtype),
-                            jnp.broadcast_to(x.astype(dtype)[:, None],
+                            jnp.broadcast_to(numpy_cast(x, dtype)[:, None],
                                              (x.shape[0], max(n - 1, 0)))], axis=1)
     v = jnp.cumprod(cols, axis=1, dtype=dtype)
     return v if increasing else v[:, ::-1]

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe
+from .._core.casting import cast, numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize, to_jax
 from .._core.np_doc import np_doc
@@ -47,7 +48,7 @@ def _poly(seq_of_zeros: ArrayLike):
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = (probe.dtype_of(np.poly, probe.Spec((1,), seq.dtype)) if seq.dtype.kind != "c"
           else seq.dtype)
-    a = _poly_coeffs(seq.astype(dt))
+    a = _poly_coeffs(cast(seq, dt))
     if dt.kind == "c":
         r = _host(seq)
         pos = np.sort_complex(r[r.imag > 0])
@@ -78,7 +79,7 @@ def roots(p: ArrayLike):
     trailing = len(p) - nz[-1] - 1
     p = p[int(nz[0]):int(nz[-1]) + 1]
     if p.dtype.kind not in "fc":
-        p = p.astype(np.float64)
+        p = cast(p, np.float64)
     n = len(p)
     if n > 1:
         a = jnp.diag(jnp.ones((n - 2,), p.dtype), -1)
@@ -107,10 +108,10 @@ def _polyval(p: ArrayLike, x: ArrayLike):
     if p.ndim == 0 or p.shape[0] == 0:
         probe.call(np.polyval, probe.like(p), probe.like(x))
         return jnp.zeros(x.shape, dt)
-    xt = x.astype(dt)
+    xt = numpy_cast(x, dt)
 
     def step(y, pv):
-        return y * xt + pv.astype(dt), None
+        return y * xt + numpy_cast(pv, dt), None
     return jax.lax.scan(step, jnp.zeros(x.shape, dt), p)[0]
 
 
@@ -134,7 +135,7 @@ def _addsub_kernel(a1: ArrayLike, a2: ArrayLike, sub):
         a1 = jnp.concatenate([jnp.zeros((d,), a1.dtype), a1])
     elif d < 0:
         a2 = jnp.concatenate([jnp.zeros((-d,), a2.dtype), a2])
-    a1, a2 = a1.astype(dt), a2.astype(dt)
+    a1, a2 = numpy_cast(a1, dt), numpy_cast(a2, dt)
     return a1 - a2 if sub else (a1 | a2 if dt.kind == "b" else a1 + a2)
 
 
@@ -176,7 +177,7 @@ def _div_dtype(u, v):
 def _polydiv(u: ArrayLike, v: ArrayLike):
     u, v = jnp.atleast_1d(u), jnp.atleast_1d(v)
     wt = probe.dtype_of(_div_dtype, probe.Spec((1,), u.dtype), probe.Spec((1,), v.dtype))
-    u, v = u.astype(wt), v.astype(wt)
+    u, v = numpy_cast(u, wt), numpy_cast(v, wt)
     m, n = u.shape[0] - 1, v.shape[0] - 1
     scale = 1.0 / v[0]
     q = jnp.zeros((max(m - n + 1, 1),), wt)
@@ -203,7 +204,7 @@ def _polyder(p: ArrayLike, m):
     for _ in range(m):
         n = p.shape[0] - 1
         dt = np.result_type(p.dtype, np.int64)
-        p = p[:-1].astype(dt) * jnp.arange(n, 0, -1, dtype=np.int64).astype(dt)
+        p = numpy_cast(p[:-1], dt) * numpy_cast(jnp.arange(n, 0, -1, dtype=np.int64), dt)
     return p
 
 
@@ -230,8 +231,9 @@ def _polyint(p: ArrayLike, m, k: ArrayLike):
         qt = np.result_type(p.dtype, np.int64)
         qt = np.dtype(np.float64) if qt.kind in "biu" else qt
         dt = np.result_type(qt, k.dtype)
-        p = jnp.concatenate([(p.astype(qt) / jnp.arange(p.shape[0], 0, -1).astype(qt)).astype(dt),
-                             k[i:i + 1].astype(dt)])
+        q = numpy_cast(p, qt) / numpy_cast(jnp.arange(p.shape[0], 0, -1), qt)
+        p = jnp.concatenate([numpy_cast(q, dt),
+                             numpy_cast(k[i:i + 1], dt)])
     return p
 
 
@@ -287,7 +289,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
 @normalize
 def _polyfit_core(x: ArrayLike, y: ArrayLike, order, rcond, w: typing.Optional[ArrayLike]):
     x, y = x + 0.0, y + 0.0
-    lhs = jnp.vander(x.astype(np.promote_types(x.dtype, np.int64)), order)  # NumPy's vander
+    lhs = jnp.vander(numpy_cast(x, np.promote_types(x.dtype, np.int64)), order)  # NumPy's vander
     rhs = y
     if w is not None:
         w = w + 0.0
@@ -296,7 +298,7 @@ def _polyfit_core(x: ArrayLike, y: ArrayLike, order, rcond, w: typing.Optional[A
     scale = jnp.sqrt((lhs * lhs).sum(axis=0))
     lhs = lhs / scale
     dt = jnp.result_type(lhs, rhs)
-    c, resids, rank, s = jnp.linalg.lstsq(lhs.astype(dt), rhs.astype(dt), rcond=rcond)
+    c, resids, rank, s = jnp.linalg.lstsq(numpy_cast(lhs, dt), numpy_cast(rhs, dt), rcond=rcond)
     c = (c.T / scale).T
     return c, resids, rank, s, lhs, scale
 
@@ -308,7 +310,7 @@ def _resids(lhs: ArrayLike, c: ArrayLike, y: ArrayLike, w: typing.Optional[Array
     if w is not None:
         rhs = rhs * (w[:, None] if rhs.ndim == 2 else w)
     coef = (c.T * scale).T
-    lhs = lhs.astype(coef.dtype)
+    lhs = numpy_cast(lhs, coef.dtype)
     d = jnp.abs(rhs - jnp.dot(lhs, coef, precision=jax.lax.Precision.HIGHEST)) ** 2
     return jnp.atleast_1d(d.sum(axis=0))
 

@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe, write
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis, to_jax
 from .._core.np_doc import np_doc
@@ -37,14 +38,14 @@ def finish(r, dt):
         r = jnp.where(r == 0, jnp.zeros((), r.dtype), r)
     elif dt.kind == "c":
         re, im = r.real, r.imag
-        r = jax.lax.complex(jnp.where(re == 0, 0, re).astype(re.dtype),
-                            jnp.where(im == 0, 0, im).astype(im.dtype))
-    return (r != 0) if dt.kind == "b" else r.astype(dt)
+        r = jax.lax.complex(numpy_cast(jnp.where(re == 0, 0, re), re.dtype),
+                            numpy_cast(jnp.where(im == 0, 0, im), im.dtype))
+    return (r != 0) if dt.kind == "b" else numpy_cast(r, dt)
 
 
 def _tdot(a, b, axes, dt):
     ct = compute_dtype(dt)
-    r = jnp.tensordot(a.astype(ct), b.astype(ct), axes, precision=HIGHEST,
+    r = jnp.tensordot(numpy_cast(a, ct), numpy_cast(b, ct), axes, precision=HIGHEST,
                       preferred_element_type=ct)
     return finish(r, dt)
 
@@ -107,7 +108,7 @@ def inner(a: ArrayLike, b: ArrayLike, /):
 @normalize
 def _outer(a: ArrayLike, b: ArrayLike):
     dt = probe.dtype_of(np.outer, probe.Spec((1,), a.dtype), probe.Spec((1,), b.dtype))
-    a, b = a.ravel().astype(dt), b.ravel().astype(dt)
+    a, b = numpy_cast(a.ravel(), dt), numpy_cast(b.ravel(), dt)
     if dt.kind == "b":
         return a[:, None] & b[None, :]
     return a[:, None] * b[None, :]
@@ -189,13 +190,13 @@ def _einsum(subscripts, ops: ArrayLikeSeq, dtype, casting, optimize):
     try:
         path = (list(optimize) if isinstance(optimize, tuple) else
                 "auto" if optimize == "unoptimized" else optimize)
-        r = jnp.einsum(subscripts, *[o.astype(ct) for o in ops], optimize=path,
+        r = jnp.einsum(subscripts, *[numpy_cast(o, ct) for o in ops], optimize=path,
                        precision=HIGHEST, preferred_element_type=ct)
     except (TypeError, ValueError, IndexError) as e:
         raise ValueError(str(e)) from None
     # NumPy's unoptimized einsum accumulates from +0; its optimized path keeps -0.0 products
     return finish(r, dt) if len(ops) > 1 and optimize == "unoptimized" else (
-        (r != 0) if dt.kind == "b" else r.astype(dt))
+        (r != 0) if dt.kind == "b" else numpy_cast(r, dt))
 
 
 @np_doc(np.einsum)
@@ -228,11 +229,11 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
 def kron(a: ArrayLike, b: ArrayLike):
     dt = probe.dtype_of(np.kron, probe.unit(a), probe.unit(b))
     nd = max(a.ndim, b.ndim)
-    a = a.reshape((1,) * (nd - a.ndim) + a.shape).astype(dt)
-    b = b.reshape((1,) * (nd - b.ndim) + b.shape).astype(dt)
+    a = numpy_cast(a.reshape((1,) * (nd - a.ndim) + a.shape), dt)
+    b = numpy_cast(b.reshape((1,) * (nd - b.ndim) + b.shape), dt)
     r = (a.reshape(sum(((n, 1) for n in a.shape), ())) *
          b.reshape(sum(((1, n) for n in b.shape), ())))
-    return r.reshape(tuple(m * n for m, n in zip(a.shape, b.shape))).astype(dt)
+    return numpy_cast(r.reshape(tuple(m * n for m, n in zip(a.shape, b.shape))), dt)
 
 
 @normalize
@@ -240,7 +241,7 @@ def _trace(a: ArrayLike, offset, axis1, axis2, dtype):
     dt = probe.dtype_of(np.trace, probe.unit(a), 0, axis1, axis2, dtype)
     ct = compute_dtype(dt) if dt.kind != "b" else dt
     d = jnp.diagonal(a, offset, axis1, axis2)
-    return jnp.sum(d.astype(ct), axis=-1, dtype=ct).astype(dt)
+    return numpy_cast(jnp.sum(numpy_cast(d, ct), axis=-1, dtype=ct), dt)
 
 
 @np_doc(np.trace)
@@ -258,8 +259,8 @@ def cross(a: ArrayLike, b: ArrayLike, axisa=-1, axisb=-1, axisc=-1, axis=None):
     shape, dt = probe.call(np.cross, probe.like(a), probe.like(b), axisa, axisb, axisc, axis)
     if axis is not None:
         axisa = axisb = axisc = axis
-    a = jnp.moveaxis(a, normalize_axis(axisa, a.ndim), -1).astype(dt)
-    b = jnp.moveaxis(b, normalize_axis(axisb, b.ndim), -1).astype(dt)
+    a = numpy_cast(jnp.moveaxis(a, normalize_axis(axisa, a.ndim), -1), dt)
+    b = numpy_cast(jnp.moveaxis(b, normalize_axis(axisb, b.ndim), -1), dt)
     if a.shape[-1] == 2:
         a = jnp.concatenate([a, jnp.zeros(a.shape[:-1] + (1,), dt)], -1)
     if b.shape[-1] == 2:

@@ -28,7 +28,7 @@ def _linspace_dtype(start_key, stop_key):
 
 def _linspace_body(start, stop, num, endpoint, dt, axis):
     """NumPy's linspace arithmetic, step by step, in dtype ``dt``; returns (y, step)."""
-    start, stop = start.astype(dt), stop.astype(dt)
+    start, stop = numpy_cast(start, dt), numpy_cast(stop, dt)
     div = (num - 1) if endpoint else num
     delta = stop - start
     y = jnp.arange(num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
@@ -112,9 +112,9 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
 @functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
 def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
     dt, dtype = np.dtype(dt), np.dtype(dtype)
-    start, stop = start.astype(dt), stop.astype(dt)
+    start, stop = numpy_cast(start, dt), numpy_cast(stop, dt)
     if dt.kind == "c":
-        out_sign = start / jnp.abs(start).astype(dt)
+        out_sign = start / numpy_cast(jnp.abs(start), dt)
     else:
         out_sign = jnp.sign(start)
     start = start / out_sign

@@ -14,7 +14,8 @@ import numpy as np
 from .._core import probe
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, OutArray, hashable, normalize, normalize_axes
+from .._core.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
+                               single_out)
 from .._core.np_doc import np_doc
 from .._core.ufunc import reduce_body
 from .creation import asarray
@@ -30,8 +31,17 @@ def probe_dtype(name, a, **kw):
     """The dtype of ``numpy.<name>`` on a small placeholder like ``a`` (NumPy's exception where
     NumPy raises); keyword arguments left at ``_NoValue`` are not passed, a ``where`` array is
     given as its spec."""
-    kw = {k: (probe.small(probe.Spec(np.shape(v), np.bool_)) if k == "where" else hashable(v))
-          for k, v in kw.items() if v is not _NoValue}
+    kw = {k: hashable(v) for k, v in kw.items() if v is not _NoValue}
+    where = kw.pop("where", None)
+    if where is not None:
+        w = probe.Spec(np.shape(where), np.bool_)
+        try:
+            fits = np.broadcast_shapes(w.shape, a.shape) == tuple(a.shape)
+        except ValueError:
+            fits = False
+        if not fits:  # small shapes can hide the mismatch: NumPy's error on the real shapes
+            probe.call(getattr(np, name), probe.like(a), where=w, **kw)
+        kw["where"] = probe.small(w)
     return probe.dtype_of(getattr(np, name), probe.small(a), **kw)
 
 
@@ -68,6 +78,8 @@ def checked_out(out, a, axes, keep, numpy_fn=np.add.reduce, **kw):
     """``out`` after NumPy's check that it has exactly the shape of a reduction of ``a`` over
     ``axes``: where it has not, NumPy's ``numpy_fn(a, out=out, **kw)`` (by default the
     ``add.reduce`` that NumPy's mean and var run) raises its own error on placeholders."""
+    out = single_out(out, "output must be an array" if numpy_fn in (np.argmin, np.argmax)
+                     else "return arrays must be of ArrayType")
     if out is not None:
         want = tuple(1 if i in axes else n for i, n in enumerate(a.shape)
                      if keep or i not in axes)

@@ -14,6 +14,7 @@ import numpy as np
 from jax import lax
 
 from .._core import dtypes, probe, write
+from .._core.casting import cast, numpy_cast
 from .._core.errors import TnpTracingError
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
@@ -35,8 +36,9 @@ def concrete(x, what, alternative):
 
 
 _count_nonzero = jax.jit(lambda a: jnp.count_nonzero(a))
-_nonzero_sized = jax.jit(lambda a, n: tuple(i.astype(np.int64) for i in jnp.nonzero(a, size=n)),
-                         static_argnums=1)
+_nonzero_sized = jax.jit(
+    lambda a, n: tuple(numpy_cast(i, np.int64) for i in jnp.nonzero(a, size=n)),
+    static_argnums=1)
 
 
 def _nonzero(a):
@@ -76,7 +78,7 @@ def extract(condition: ArrayLike, arr: ArrayLike):
 
 @normalize
 def _where3(condition: ArrayLike, x: ArrayOrScalar, y: ArrayOrScalar, dt):
-    return jnp.where(condition.astype(bool), jnp.asarray(x, dt), jnp.asarray(y, dt))
+    return jnp.where(numpy_cast(condition, bool), jnp.asarray(x, dt), jnp.asarray(y, dt))
 
 
 @np_doc(np.where, notes="One argument: sync point (as nonzero).")
@@ -113,7 +115,7 @@ def _select_kernel(conds: ArrayLikeSeq, choices: ArrayLikeSeq, default: ArrayOrS
     shape = jnp.broadcast_shapes(*(c.shape for c in conds + choices), jnp.shape(default))
     result = jnp.broadcast_to(jnp.asarray(default, dt), shape)
     for cond, choice in zip(conds[::-1], choices[::-1]):
-        result = jnp.where(cond, choice.astype(dt), result)
+        result = jnp.where(cond, numpy_cast(choice, dt), result)
     return result
 
 
@@ -145,7 +147,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
     is_seq = isinstance(first, (list, np.ndarray)) or (isinstance(first, ndarray) and first.ndim)
     if np.isscalar(condlist) or (not is_seq and x.ndim != 0):
         condlist = [condlist]
-    conds = jnp.stack([to_jax(c) for c in condlist]).astype(bool)
+    conds = cast(jnp.stack([to_jax(c) for c in condlist]), bool)
     n = len(conds)
     if n == n2 - 1:
         conds = jnp.concatenate([conds, ~jnp.any(conds, axis=0, keepdims=True)], axis=0)
@@ -185,7 +187,7 @@ def check_bounds(idx, n, axis, what):
 
 def _take_impl(a, idx, axis, mode):
     n = a.shape[axis]
-    idx = idx.astype(np.int64)
+    idx = numpy_cast(idx, np.int64)
     if mode == "wrap":
         idx = jnp.mod(idx, max(n, 1))
     elif mode == "clip":
@@ -218,7 +220,7 @@ def take(a: ArrayLike, indices: ArrayLike, axis=None, out: OutArray = None, mode
     if n == 0 and indices.size:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise":
-        check_bounds(indices.astype(np.int64), n, axis, "take")
+        check_bounds(cast(indices, np.int64), n, axis, "take")
     return _take_kernel(a, indices, axis, mode)
 
 
@@ -254,7 +256,7 @@ def _choose_kernel(a: ArrayLike, choices: ArrayLikeSeq, mode, dt):
         a = jnp.mod(a, n)
     elif mode == "clip":
         a = jnp.clip(a, 0, n - 1)
-    return jnp.choose(a, [c.astype(dt) for c in choices], mode="clip")
+    return jnp.choose(a, [numpy_cast(c, dt) for c in choices], mode="clip")
 
 
 _choice_bad = jax.jit(lambda a, n: jnp.any((a < 0) | (a >= n)))
@@ -288,7 +290,7 @@ def compress(condition, a, axis=None, out=None):
     condition = asarray(condition)
     if condition.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    idx = _nonzero(condition._value.astype(bool))[0]
+    idx = _nonzero(cast(condition._value, bool))[0]
     return take(a, idx, axis=axis, out=out)
 
 
@@ -313,9 +315,9 @@ def search(a, v, right):
 
 @normalize
 def _searchsorted_kernel(a: ArrayLike, v: ArrayOrScalar, sorter: ArrayLike | None, right, dt):
-    a, v = a.astype(dt), jnp.asarray(v, dt)
+    a, v = numpy_cast(a, dt), jnp.asarray(v, dt)
     if sorter is not None:
-        a = jnp.take(a, sorter.astype(np.int64), mode="clip")
+        a = jnp.take(a, numpy_cast(sorter, np.int64), mode="clip")
     return search(a, v, right)
 
 

@@ -13,6 +13,7 @@ from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
                                          UniqueInverseResult)
 
 from .._core import dtypes, probe
+from .._core.casting import cast, numpy_cast
 from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
 from .._core.np_doc import np_doc
 from .._core import syncs
@@ -54,7 +55,7 @@ def _unique_mask(rows, equal_nan):
 
 @functools.partial(jax.jit, static_argnums=(3,))
 def _unique_parts(perm, aux, mask, n):
-    idx = jnp.nonzero(mask, size=n)[0].astype(np.int64)
+    idx = numpy_cast(jnp.nonzero(mask, size=n)[0], np.int64)
     inverse = jnp.zeros(perm.shape, np.int64).at[perm].set(jnp.cumsum(mask) - 1)
     counts = jnp.diff(jnp.concatenate([idx, jnp.array([mask.shape[0]], np.int64)]))
     # each group's earliest element in input order (NumPy's hash-based unique keeps that one)
@@ -122,7 +123,7 @@ def unique_values(x):
 
 @normalize
 def _isin_kernel(element: ArrayLike, test: ArrayLike, invert, dt):
-    e, t = element.astype(dt), test.ravel().astype(dt)
+    e, t = numpy_cast(element, dt), numpy_cast(test.ravel(), dt)
     if t.size == 0:
         return jnp.full(e.shape, invert, bool)
     s = jax.lax.sort((*sort_keys(t), t), is_stable=True, num_keys=len(sort_keys(t)))[-1]
@@ -164,7 +165,7 @@ def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False, return_indi
     else:
         ar1, ar2 = ar1.ravel(), ar2.ravel()
     dt = dtypes.result_type(ar1, ar2)
-    perm, aux = _sorted1d(jnp.concatenate([ar1.astype(dt), ar2.astype(dt)]))
+    perm, aux = _sorted1d(jnp.concatenate([cast(ar1, dt), cast(ar2, dt)]))
     mask = aux[1:] == aux[:-1]
     int1d = _compress(aux[:-1], mask)
     if not return_indices:
@@ -180,7 +181,7 @@ def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False, return_indi
 @normalize(jit=False)
 def union1d(ar1: ArrayLike, ar2: ArrayLike):
     dt = dtypes.result_type(ar1, ar2)
-    return _distinct(jnp.concatenate([ar1.ravel().astype(dt), ar2.ravel().astype(dt)]))
+    return _distinct(jnp.concatenate([cast(ar1.ravel(), dt), cast(ar2.ravel(), dt)]))
 
 
 @np_doc(np.setdiff1d, notes="Sync point (as unique).")
@@ -199,7 +200,7 @@ def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False):
     if not assume_unique:
         ar1, ar2 = _distinct(ar1.ravel()), _distinct(ar2.ravel())
     dt = dtypes.result_type(ar1, ar2)
-    aux = jnp.concatenate([ar1.ravel().astype(dt), ar2.ravel().astype(dt)])
+    aux = jnp.concatenate([cast(ar1.ravel(), dt), cast(ar2.ravel(), dt)])
     if aux.size == 0:
         return aux
     aux = _sorted1d(aux)[1]

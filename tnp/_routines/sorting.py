@@ -11,6 +11,7 @@ from jax import lax
 from numpy.exceptions import AxisError
 
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis
 from .._core.np_doc import np_doc, numpy_signature
@@ -33,7 +34,7 @@ def sort_keys(x, descending=False):
         return [_real_key(flip(x))]
     re, im = jnp.real(x), jnp.imag(x)
     nre, nim = jnp.isnan(re), jnp.isnan(im)
-    cls = nre.astype(jnp.int8) * 2 + nim.astype(jnp.int8)
+    cls = numpy_cast(nre, jnp.int8) * 2 + numpy_cast(nim, jnp.int8)
     zero = jnp.zeros((), re.dtype)
     return [cls, _real_key(flip(jnp.where(nre, zero, re))),
             _real_key(flip(jnp.where(nim, zero, im)))]
@@ -150,7 +151,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 @normalize
 def _sort_complex_kernel(a: ArrayLike):
     dt = probe.dtype_of(np.sort_complex, probe.Spec((0,), a.dtype))
-    return _sort(a, a.ndim - 1).astype(dt)
+    return numpy_cast(_sort(a, a.ndim - 1), dt)
 
 
 @np_doc(np.sort_complex)

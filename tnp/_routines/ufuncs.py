@@ -86,11 +86,6 @@ def _int_power(x, y):
     return acc
 
 
-def _cmul(a, b):
-    ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
-    return lax.complex(ar * br - ai * bi, ar * bi + ai * br)
-
-
 def _cdiv(a, b):
     """NumPy's complex division (Smith's algorithm, complex inf/nan for a zero divisor)."""
     ar, ai, br, bi = jnp.real(a), jnp.imag(a), jnp.real(b), jnp.imag(b)
@@ -108,62 +103,17 @@ def _cdiv(a, b):
 
 def _divide(x, y):
     if x.dtype == np.complex64:  # rounding once from double keeps NumPy's exact zeros
-        return numpy_cast(_cdiv(numpy_cast(x, np.complex128), numpy_cast(y, np.complex128)), np.complex64)
+        wide = np.complex128
+        return numpy_cast(_cdiv(numpy_cast(x, wide), numpy_cast(y, wide)), np.complex64)
     if x.dtype.kind == "c":
         return _cdiv(x, y)
     return _via_float32(jnp.true_divide)(x, y)
 
 
-def _cexp(z):
-    """C99 cexp, with its infinities: exp(+inf + i*non-finite) = inf + i*nan."""
-    zr, zi = jnp.real(z), jnp.imag(z)
-    e = jnp.exp(zr)
-    re, im = e * jnp.cos(zi), e * jnp.sin(zi)
-    bad_i = ~jnp.isfinite(zi)
-    re = jnp.where(jnp.isposinf(zr) & bad_i, jnp.inf, re)
-    re = jnp.where(jnp.isneginf(zr) & bad_i, 0, re)
-    im = jnp.where(jnp.isneginf(zr) & bad_i, 0, im)
-    im = jnp.where(zi == 0, zi, im)
-    re = jnp.where(zi == 0, e, re)
-    return lax.complex(re, im)
-
-
-def _cexp_blog(a, b):
-    """exp(b * log(a)) as NumPy's complex64 loop computes it: each step rounded to complex64
-    (evaluated in double here, so XLA's fused multiply-adds do not change the rounding)."""
-    wide = np.complex128
-    if a.dtype == np.complex64:
-        log_a = numpy_cast(numpy_cast(jnp.log(numpy_cast(a, wide)), a.dtype), wide)
-        return numpy_cast(_cexp(numpy_cast(numpy_cast(_cmul(numpy_cast(b, wide), log_a), a.dtype), wide)), a.dtype)
-    return _cexp(_cmul(b, jnp.log(a)))
-
-
-def _complex_power(a, b):
-    """NumPy's npy_cpow: 1 for a zero exponent, 0 or nan for a zero base, repeated
-    multiplication for small integral exponents, exp(b log a) otherwise."""
-    br, bi = jnp.real(b), jnp.imag(b)
-    one = jnp.ones_like(a)
-    n = numpy_cast(jnp.where((bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br)), br, 0), np.int64)
-    small = (bi == 0) & (jnp.abs(br) < 100) & (br == jnp.round(br))
-    acc, p, m = one, a, jnp.abs(n)
-    for _ in range(7):
-        acc = jnp.where((m & 1) == 1, _cmul(acc, p), acc)
-        p, m = _cmul(p, p), m >> 1
-    acc = jnp.where(n < 0, _cdiv(one, acc), acc)
-    general = _cexp_blog(a, b)
-    r = jnp.where(small, acc, general)
-    zero_a = (jnp.real(a) == 0) & (jnp.imag(a) == 0)
-    nan = jnp.full_like(a, complex(np.nan, np.nan))
-    r = jnp.where(zero_a, jnp.where(br > 0, jnp.zeros_like(a), nan), r)
-    return jnp.where((br == 0) & (bi == 0), one, r)
-
-
 def _power(x, y):
     if x.dtype.kind in "iu":
         return _int_power(x, y)
-    if x.dtype.kind == "c":
-        return _complex_power(x, y)
-    return _via_float32(jnp.power)(x, y)
+    return _via_float32(jnp.power)(x, y)  # complex loops: complex_special
 
 
 def _cge(xr, xi, yr, yi):
@@ -235,7 +185,8 @@ def _modf(x):
 
 def _sign(x):
     if x.dtype.kind == "f":  # sign(-0.0) is +0.0 in NumPy
-        return numpy_cast(jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x))), x.dtype)
+        r = jnp.where(x > 0, 1, jnp.where(x < 0, -1, jnp.where(x == 0, 0, x)))
+        return numpy_cast(r, x.dtype)
     return jnp.sign(x)  # NumPy 2 for complex: z / |z|
 
 

@@ -6,7 +6,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import write
+from .._core import probe, write
+from .._core.casting import cast
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axis, to_jax
 from .._core.np_doc import np_doc
@@ -29,7 +30,7 @@ def _require_ndarray(a, what):
 def _mask(mask, a, name):
     m = to_jax(mask)
     if m.dtype != np.bool_:
-        m = m.astype(np.bool_)
+        m = cast(m, np.bool_)
     if m.size != a.size:
         raise ValueError(f"{name}: mask and data must be the same size")
     return m.reshape(a.shape)
@@ -66,7 +67,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     wh = None
     if where is not True:
         wh = to_jax(where)
-        wh = wh if wh.dtype == np.bool_ else wh.astype(np.bool_)
+        if wh.dtype != np.bool_:  # NumPy casts where= to bool with the rule 'safe'
+            probe.call(np.copyto, probe.Out((0,), dst.dtype), 0, where=probe.Spec((0,), wh.dtype))
         write.check_where(wh.shape, dst.shape)
     write.assign(dst, src, where=wh)
 

@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import devices, probe
+from .._core.casting import cast
 from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
 from .._core.np_doc import np_doc
 
@@ -16,7 +17,7 @@ def _scaled(ints, n, d):
     val = 1.0 / (n * d)
     weak = type(val)(0) if type(val) in (int, float, complex) else val  # its value is no key
     dt = probe.call(np.result_type, probe.Spec((0,), np.int64), weak)
-    return ints.astype(dt) * jnp.asarray(val, dt)
+    return cast(ints, dt) * jnp.asarray(val, dt)
 
 
 def _check_n(n):

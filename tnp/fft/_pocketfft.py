@@ -5,6 +5,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .._core import probe
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, OutArray, normalize, normalize_axis
 from .._core.np_doc import np_doc
 
@@ -42,15 +43,15 @@ def _raw(a, n, axis, is_real, is_forward, norm):
                             "inputs could not be safely coerced to any supported types "
                             "according to the casting rule ''safe''")
         cdt = _complex_dtype(a.dtype)
-        x = a.astype(probe.dtype_of(np.real, probe.Spec((0,), cdt)))
-        return jnp.fft.rfft(x, n=n, axis=axis, norm=norm).astype(cdt)
+        x = numpy_cast(a, probe.dtype_of(np.real, probe.Spec((0,), cdt)))
+        return numpy_cast(jnp.fft.rfft(x, n=n, axis=axis, norm=norm), cdt)
     if is_real:
         rdt = _real_dtype(a.dtype)
         cdt = _complex_dtype(rdt)
-        return jnp.fft.irfft(a.astype(cdt), n=n, axis=axis, norm=norm).astype(rdt)
+        return numpy_cast(jnp.fft.irfft(numpy_cast(a, cdt), n=n, axis=axis, norm=norm), rdt)
     cdt = _complex_dtype(a.dtype)
     f = jnp.fft.fft if is_forward else jnp.fft.ifft
-    return f(a.astype(cdt), n=n, axis=axis, norm=norm)
+    return f(numpy_cast(a, cdt), n=n, axis=axis, norm=norm)
 
 
 def _n(a, n, axis, inverse_real=False):

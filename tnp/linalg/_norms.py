@@ -7,6 +7,7 @@ import numpy as np
 from numpy.linalg import LinAlgError
 
 from .._core import syncs
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, normalize, normalize_axis, normalize_axes, to_jax
 from .._core.np_doc import np_doc
 from . import _common as c
@@ -30,7 +31,7 @@ def _svd_reduce(x, row, col, op):
 def norm_impl(x, ord, axis, keepdims):
     """NumPy's norm on a jax array, case by case as numpy.linalg.norm does it."""
     if x.dtype.kind not in "fc":
-        x = x.astype(np.float64)
+        x = numpy_cast(x, np.float64)
     nd = x.ndim
     if axis is None and (ord is None or (ord in ('f', 'fro') and nd == 2)
                          or (ord == 2 and nd == 1)):
@@ -56,14 +57,14 @@ def norm_impl(x, ord, axis, keepdims):
         if ord == -_INF:
             return jnp.min(absx, **kw)
         if ord == 0:
-            return jnp.sum((x != 0).astype(absx.dtype), **kw)
+            return jnp.sum(numpy_cast(x != 0, absx.dtype), **kw)
         if ord == 1:
             return jnp.sum(absx, **kw)
         if ord is None or ord == 2:
             return jnp.sqrt(jnp.sum(_sq(x), **kw))
         if isinstance(ord, str):
             raise ValueError(f"Invalid norm order '{ord}' for vectors")
-        ret = jnp.sum(absx ** jnp.asarray(ord).astype(absx.dtype), **kw)
+        ret = jnp.sum(absx ** numpy_cast(jnp.asarray(ord), absx.dtype), **kw)
         return ret ** jnp.reciprocal(jnp.asarray(ord, ret.dtype))
     if len(axis) == 2:
         row, col = ax
@@ -160,9 +161,9 @@ def _cond(x: ArrayLike, p):
     else:
         c.assert_stacked_square(x)
         t, result_t = c.common_type(x)
-        invx = inv_impl(x.astype(t))[0]
-        r = norm_impl(x.astype(t), p, (-2, -1), False) * norm_impl(invx, p, (-2, -1), False)
-        r = r.astype(c.real_dtype(result_t))
+        invx = inv_impl(numpy_cast(x, t))[0]
+        r = norm_impl(numpy_cast(x, t), p, (-2, -1), False) * norm_impl(invx, p, (-2, -1), False)
+        r = numpy_cast(r, c.real_dtype(result_t))
     nan_x = jnp.any(jnp.isnan(x), axis=(-2, -1))
     svd_failed = jnp.any(nan_x) if p is None or p in (2, -2) else jnp.asarray(False)
     return jnp.where(jnp.isnan(r) & ~nan_x, jnp.asarray(np.inf, r.dtype), r), svd_failed

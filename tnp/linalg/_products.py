@@ -4,6 +4,7 @@ import jax.numpy as jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
+from .._core.casting import numpy_cast
 from .._core.normalize import ArrayLike, ArrayLikeSeq, OutArray, normalize, to_jax
 from .._core.np_doc import np_doc
 from .._routines import products as _main_products, ufuncs as _ufuncs
@@ -19,7 +20,7 @@ def _dot(a, b):
         raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[1]} (dim 1) "
                          f"!= {b.shape[0]} (dim 0)")
     dt = np.result_type(a.dtype, b.dtype)
-    return jnp.dot(a.astype(dt), b.astype(dt), precision=c.HIGHEST)
+    return jnp.dot(numpy_cast(a, dt), numpy_cast(b, dt), precision=c.HIGHEST)
 
 
 @normalize
@@ -100,7 +101,7 @@ def matrix_transpose(x, /):
 @normalize
 def _vecdot(x1: ArrayLike, x2: ArrayLike, axis):
     dt = np.result_type(x1.dtype, x2.dtype)
-    x1, x2 = jnp.broadcast_arrays(x1.astype(dt), x2.astype(dt))
+    x1, x2 = jnp.broadcast_arrays(numpy_cast(x1, dt), numpy_cast(x2, dt))
     if x1.ndim == 0:
         raise ValueError("vecdot: Input operand 0 does not have enough dimensions (has 0, "
                          "gufunc core with signature (n),(n)->() requires 1)")
