@@ -91,6 +91,7 @@ class _Methods:
     @imag.setter
     def imag(self, value):
         if self._dtype.kind != "c":
+            probe.call(setattr, probe.Out((0,), self._dtype), "imag", 0)  # NumPy's TypeError
             raise TypeError("array does not have imaginary part to set")
         write.assign(self.imag, value)
 

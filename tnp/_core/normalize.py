@@ -16,7 +16,7 @@ import jax
 import numpy as np
 from numpy.exceptions import AxisError
 
-from . import caches, casting, dtypes, write
+from . import caches, casting, dtypes, probe, write
 from .ndarray import ndarray
 
 
@@ -100,6 +100,20 @@ def single_out(out, message="return arrays must be of ArrayType"):
     """``out_arrays`` for a function with one output: the tnp array or None."""
     out = out_arrays(out, 1, message)
     return None if out is None else out[0]
+
+
+def where_mask(where):
+    """``where=`` as NumPy converts it, as a bool ``jax.Array``: None is False, Python data
+    converts to bool directly, an array's dtype must cast to bool under the rule 'safe'
+    (NumPy's TypeError otherwise)."""
+    if where is None:
+        where = False
+    if isinstance(where, (ndarray, jax.Array, np.ndarray, np.generic)):
+        dt = np.dtype(where.dtype)
+        if dt != np.bool_:
+            probe.call(np.ndarray.astype, probe.Spec((0,), dt), np.bool_, casting="safe")
+        return to_jax(where)
+    return to_jax(np.asarray(where, dtype=bool))
 
 
 def _optional(conv):

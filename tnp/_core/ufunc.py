@@ -22,7 +22,7 @@ from jax import lax
 from . import caches, dtypes, probe, write
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
-from .normalize import normalize_axes, out_arrays, single_out, to_jax
+from .normalize import normalize_axes, out_arrays, single_out, to_jax, where_mask
 
 _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
                           "greater_equal"})
@@ -158,9 +158,7 @@ class ufunc:
             tuple(keys), None if outs is None else tuple(
                 None if o is None else o.dtype for o in outs), dtype,
             _hashable_signature(signature), casting)
-        wh = None if where is True else to_jax(where)
-        if wh is not None and wh.dtype != np.bool_:
-            self._numpy_error(ops, outs, wh)  # NumPy's TypeError: where= is cast 'safe' to bool
+        wh = None if where is True else where_mask(where)
         const = self._python_scalars(ops, keys, in_dts)
         if const is not None:
             results = (jnp.full(np.broadcast_shapes(*(np.shape(o) for o in ops)), const),)
@@ -259,7 +257,7 @@ class ufunc:
         axes = normalize_axes(axis, x.ndim)
         want = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
                      if keepdims or i not in axes)
-        wh = None if where is True else to_jax(where)
+        wh = None if where is True else where_mask(where)
         res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want, res)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
             _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:])

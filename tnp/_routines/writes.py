@@ -6,10 +6,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import probe, write
+from .._core import write
 from .._core.casting import cast
 from .._core.ndarray import ndarray
-from .._core.normalize import normalize_axis, to_jax
+from .._core.normalize import normalize_axis, to_jax, where_mask
 from .._core.np_doc import np_doc
 from .._core import syncs
 
@@ -66,9 +66,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     write.check_broadcast(src.shape, dst.shape)
     wh = None
     if where is not True:
-        wh = to_jax(where)
-        if wh.dtype != np.bool_:  # NumPy casts where= to bool with the rule 'safe'
-            probe.call(np.copyto, probe.Out((0,), dst.dtype), 0, where=probe.Spec((0,), wh.dtype))
+        wh = where_mask(where)
         write.check_where(wh.shape, dst.shape)
     write.assign(dst, src, where=wh)
 
