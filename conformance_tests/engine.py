@@ -310,6 +310,20 @@ KNOWN_MESSAGES = {
     (r"operands could not be broadcast together with shapes .*",
      r"Incompatible shapes for broadcasting: .*"):
         "where(cond, x, y) with unbroadcastable operands: JAX's text",
+    (r"to_device\(\) argument 1 must be str, not None",
+     r"to_device\(\) argument 1 must be str, not NoneType"):
+        "a.to_device(None): the type's name",
+    (r"Unsupported device: .*\. Only 'cpu' is accepted\.",
+     r'Device not understood\. Only "cpu" is allowed, but received: .*'):
+        "a.to_device('gpu'): a different text",
+    (r"Cannot cast ufunc 'add' output from .*", r"Cannot cast ufunc 'positive' output from .*"):
+        "median/quantile(out=) of an integer dtype: tnp names the ufunc 'positive'",
+    (r"operands could not be broadcast together with remapped shapes .*",
+     r"operands could not be broadcast together with remapped shapes .*"):
+        "median/quantile(out=) of the wrong shape: tnp reports the shapes differently",
+    (r"operands could not be broadcast together with shapes .*",
+     r"could not broadcast input array from shape .*"):
+        "median/quantile(out=) of the wrong shape: the write path's message",
 }
 
 
