@@ -40,12 +40,14 @@ def test_signature_matches_numpy(ns, name):
 
 
 def test_docstrings_come_from_numpy():
-    # Compared dedented: a library imported in the same process may dedent NumPy's docstrings
+    # Compared line by line, stripped: a library imported in the same process may dedent NumPy's docstrings
     # after tnp copied them (matplotlib's and SciPy's doc tools do such things).
     for (ns, name), fn in REGISTRY.items():
         numpy_doc = getattr(getattr(fn, "__numpy__", None), "__doc__", None)
         if numpy_doc:
-            assert inspect.cleandoc(fn.__doc__).startswith(inspect.cleandoc(numpy_doc)), name
+            theirs = [line.strip() for line in numpy_doc.strip().splitlines()]
+            ours = [line.strip() for line in fn.__doc__.strip().splitlines()]
+            assert ours[:len(theirs)] == theirs, name
 
 
 def test_registry_is_not_empty():
