@@ -6,7 +6,7 @@ replaces every ``Spec`` in the arguments (nested in tuples too) by a placeholder
 and dtype that holds no data (one element seen through zero strides, so any shape costs nothing),
 runs NumPy's ``fn`` with warnings silenced and NumPy's error state at 'ignore', and returns the
 result with every array replaced by its ``Spec``. NumPy's exception propagates unchanged: its
-class and message are what tnp raises. Answers are cached (a bounded LRU) by function, specs and
+class and message are what tnp raises. Answers are cached (bounded, started afresh when full) by function, specs and
 the other arguments; unhashable arguments (lists are made tuples first) run uncached.
 
 Which shape to ask about is the caller's question, not a second placeholder policy:
@@ -18,7 +18,6 @@ that must raise no error about shapes. An ``Out`` spec is a writeable placeholde
 checks of ``out=``; a ``One`` spec holds ones instead of zeros (weights that must not sum to 0).
 The cache key holds the arguments' types too (0, 0.0 and False are equal keys, not answers).
 """
-import functools
 import warnings
 
 import numpy as np
@@ -32,7 +31,8 @@ class Spec(tuple):
     __slots__ = ()
 
     def __new__(cls, shape, dtype):
-        return tuple.__new__(cls, (tuple(shape), np.dtype(dtype)))
+        return tuple.__new__(cls, (tuple(shape), dtype if isinstance(dtype, np.dtype)
+                                   else np.dtype(dtype)))
 
     @property
     def shape(self):
@@ -116,17 +116,21 @@ def _run(fn, args, kwargs):
     return _specs(r)
 
 
-@functools.lru_cache(maxsize=CACHE_SIZE)
-def _cached(fn, args, kwargs, types):
-    return _run(fn, args, kwargs)
+_SCALARS = (bool, int, float, complex)
+_cache = {}  # key -> answer; started afresh past CACHE_SIZE entries
+_MISSING = object()
 
 
-def _types(x):
-    """The types in the arguments, part of the cache key: 0, 0.0, False and 0j are equal keys, but
-    NumPy's answers for them differ."""
-    if type(x) is tuple:
-        return tuple(_types(v) for v in x)
-    return type(x)
+def _key(x):
+    """A cache key for an argument: lists as tuples (NumPy sees them so, ``_hashable``), and the
+    type of every Python scalar in it (0, 0.0, False and 0j are equal keys, but NumPy's answers
+    for them differ)."""
+    t = type(x)
+    if t is tuple or t is list:
+        return tuple([_key(v) for v in x])
+    if t in _SCALARS:
+        return (t, x)
+    return x
 
 
 def _hashable(x):
@@ -138,14 +142,18 @@ def _hashable(x):
 def call(fn, *args, **kwargs):
     """NumPy's ``fn(*args, **kwargs)`` on placeholders for the ``Spec``s among the arguments:
     the result with arrays as ``Spec``s, or NumPy's exception."""
-    args = _hashable(args)
-    items = tuple((k, _hashable(v)) for k, v in kwargs.items())
     try:
-        return _cached(fn, args, items, _types((args, items)))
-    except TypeError as e:
-        if "unhashable" not in str(e):
-            raise
-    return _run(fn, args, items)
+        key = (fn, _key(args), _key(tuple(kwargs.items())) if kwargs else ())
+        r = _cache.get(key, _MISSING)
+    except TypeError:  # an unhashable argument: asked uncached
+        key, r = None, _MISSING
+    if r is _MISSING:
+        r = _run(fn, _hashable(args), tuple((k, _hashable(v)) for k, v in kwargs.items()))
+        if key is not None:
+            if len(_cache) >= CACHE_SIZE:
+                _cache.clear()
+            _cache[key] = r
+    return r
 
 
 def dtype_of(fn, *args, **kwargs):

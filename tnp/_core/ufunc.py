@@ -405,9 +405,9 @@ def _accumulate_body(uf, static, x):
         # come out as NumPy's). XLA's sum starts from +0: in NumPy's order a prefix of -0.0s
         # sums to -0.0.
         r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
-        if name == "add" and dt.kind == "f":
-            neg0 = ((x == 0) & jnp.signbit(x)).astype(np.int8)
-            r = jnp.where(lax.cummin(neg0, axis=ax) == 1, jnp.asarray(-0.0, dt), r)
+        if name == "add" and dt.kind == "f" and x.shape[ax]:
+            r = lax.cond(_any_neg_zero(jnp.take(x, 0, axis=ax)),
+                         functools.partial(_leading_neg_zeros, ax=ax), lambda x, r: r, x, r)
     elif dt.kind in "biu" and (name in _TREE_REDUCE or name in ("maximum", "minimum")):
         r = lax.associative_scan(lambda p, q: numpy_cast(uf._impl(p, q), dt), x, axis=ax)
     elif x.shape[ax] == 0:
@@ -425,6 +425,20 @@ def _accumulate_body(uf, static, x):
         shape[ax] = 1
         r = jnp.concatenate([jnp.full(shape, uf.identity, dt), r], axis=ax)
     return r
+
+
+def _any_neg_zero(x):
+    return jnp.any((x == 0) & jnp.signbit(x))
+
+
+def _leading_neg_zeros(x, r, ax):
+    """``r`` (a cumulative sum of ``x`` along ``ax``) with the leading run of -0.0s of ``x``
+    kept -0.0, as NumPy's sequential sum gives them (XLA's starts from +0)."""
+    other = (x != 0) | ~jnp.signbit(x)
+    first = jnp.where(jnp.any(other, axis=ax, keepdims=True),
+                      jnp.argmax(other, axis=ax, keepdims=True), x.shape[ax])
+    lead = lax.broadcasted_iota(first.dtype, x.shape, ax) < first
+    return jnp.where(lead, jnp.asarray(-0.0, r.dtype), r)
 
 
 def _fold_body(uf, static, seg):
