@@ -215,6 +215,10 @@ def _message(e):
 _SHAPE = r"\(.*\)"
 _BCAST_JAX = r"shape mismatch: objects cannot be broadcast to a single shape\..*"
 KNOWN_MESSAGES = {
+    (r"index -?\d+ is out of bounds for axis (\d+) with size (\d+)",
+     r"index -?\d+ is out of bounds for axis \d+ with size \d+"):
+        "an index array with several out-of-bounds entries: NumPy names the first it meets in "
+        "its own iteration order, tnp the first in C order of the index array",
     (r"tuple index out of range", r"axis \d+ is out of bounds for array of dimension \d+"):
         "fft.fftshift/ifftshift(axes=2) of a 2-d array: NumPy fails inside (IndexError 'tuple "
         "index out of range'); tnp raises the IndexError with an AxisError's text",
