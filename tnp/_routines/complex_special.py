@@ -170,15 +170,19 @@ def _cosh_sinh(ax):
     return jnp.where(big, h, jnp.cosh(ax)), jnp.where(big, h, jnp.sinh(ax)), big, h
 
 
-def ccosh(z):
-    """glibc's ccosh: cosh(x) cos(y) + i sinh(x) sin(y), no early overflow, Annex G's table."""
+def _hyperbolic_parts(z):
+    """What ccosh and csinh share: the parts, their finiteness, the sign of x, sin/cos of a
+    finite y, and cosh/sinh of a finite |x| without early overflow."""
     x, y = _parts(z)
     fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
-    sx = jnp.signbit(x)
-    ys = jnp.where(fin_y, y, 0)
-    s, c = _sincos(ys)
-    ax = jnp.where(fin_x, jnp.abs(x), 0)
-    ch, sh, big, h = _cosh_sinh(ax)
+    s, c = _sincos(jnp.where(fin_y, y, 0))
+    ch, sh, big, h = _cosh_sinh(jnp.where(fin_x, jnp.abs(x), 0))
+    return x, y, fin_x, fin_y, jnp.signbit(x), s, c, ch, sh, big, h
+
+
+def ccosh(z):
+    """glibc's ccosh: cosh(x) cos(y) + i sinh(x) sin(y), no early overflow, Annex G's table."""
+    x, y, fin_x, fin_y, sx, s, c, ch, sh, big, h = _hyperbolic_parts(z)
     re_f = jnp.where(big, (h * c) * h, ch * c)
     im_f = _neg_if(sx, jnp.where(s == 0, s, jnp.where(big, (h * s) * h, sh * s)))
     re_i = _sel([(y == 0, _inf(x)), (fin_y, _cs(np.inf, c))], _inf(x))
@@ -192,13 +196,7 @@ def ccosh(z):
 
 def csinh(z):
     """glibc's csinh: sinh(x) cos(y) + i cosh(x) sin(y), no early overflow, Annex G's table."""
-    x, y = _parts(z)
-    fin_x, fin_y = jnp.isfinite(x), jnp.isfinite(y)
-    sx = jnp.signbit(x)
-    ys = jnp.where(fin_y, y, 0)
-    s, c = _sincos(ys)
-    ax = jnp.where(fin_x, jnp.abs(x), 0)
-    ch, sh, big, h = _cosh_sinh(ax)
+    x, y, fin_x, fin_y, sx, s, c, ch, sh, big, h = _hyperbolic_parts(z)
     re_f = _neg_if(sx, jnp.where(big, (h * c) * h, sh * c))
     im_f = jnp.where(s == 0, s, jnp.where(big, (h * s) * h, ch * s))
     re_i = _sel([(y == 0, _neg_if(sx, _inf(x))), (fin_y, _neg_if(sx, _cs(np.inf, c)))], _inf(x))
