@@ -3,7 +3,6 @@ tests/test_parallel.py with XLA_FLAGS=--xla_force_host_platform_device_count=8."
 import os
 import sys
 
-import jax
 import numpy
 import pytest
 

@@ -6,7 +6,6 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .._core import probe
 from .._core.flags import numpy_layout
-from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
