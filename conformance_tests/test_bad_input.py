@@ -70,8 +70,7 @@ def check_bad(body, *inputs):
             assert_same(a, e, path=f"argument {i} after the call")
 
 
-# Cases whose fix belongs to a file owned elsewhere, or that are documented unsupported
-# features: id -> the NumPy behaviour not matched and where the fix goes.
+# Documented unsupported features: id -> the NumPy behaviour not matched and why.
 KNOWN = {
     "str-ufunc-logical_and": "NumPy's logical_and(float array, 'a') makes a str array and "
                              "returns [False, True, True]; str arrays are not supported "
@@ -79,13 +78,6 @@ KNOWN = {
     "concatenate-str": "NumPy reports the ndim mismatch (ValueError) of [a, 'ab'] before any "
                        "dtype question; tnp rejects the str array first (TypeError): str "
                        "arrays are not supported (README 'Known differences')",
-    "corrcoef-shape": "NumPy raises ValueError (the concatenate shape mismatch of x and y); "
-                      "tnp raises TypeError with jnp.concatenate's message — fix in "
-                      "tnp/_routines/statistics.py (corrcoef/cov: join x and y with "
-                      "tnp.concatenate or check shapes first)",
-    "average-weights-shape": "NumPy raises TypeError 'Axis must be specified when shapes of a "
-                             "and weights differ.'; tnp raises ValueError with XLA's "
-                             "broadcasting text — fix in tnp/_routines/statistics.py (average)",
 }
 
 CASES = []

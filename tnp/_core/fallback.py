@@ -11,7 +11,7 @@ import warnings
 import jax
 import numpy as np
 
-from . import syncs
+from . import frontend, syncs
 from .dtypes import SUPPORTED, native
 from .errors import TnpFallbackWarning, TnpTracingError
 from .ndarray import ndarray
@@ -20,13 +20,15 @@ USED = collections.Counter()
 _warned = set()
 
 
-def to_numpy_tree(x):
+def to_numpy_tree(x, scalars=False):
+    """``x`` with every tnp array (also in lists, tuples and dicts) copied to a NumPy array;
+    with ``scalars``, a 0-d stand-in for a NumPy scalar becomes that NumPy scalar."""
     if isinstance(x, ndarray):
-        return x.__array__()
+        return x.__array__()[()] if scalars and x._scalar else x.__array__()
     if isinstance(x, (list, tuple)) and type(x) in (list, tuple):
-        return type(x)(to_numpy_tree(v) for v in x)
+        return type(x)(to_numpy_tree(v, scalars) for v in x)
     if isinstance(x, dict):
-        return {k: to_numpy_tree(v) for k, v in x.items()}
+        return {k: to_numpy_tree(v, scalars) for k, v in x.items()}
     return x
 
 
@@ -66,7 +68,7 @@ def numpy_fallback(numpy_obj, qualname):
                 f"(NumPy on the host) cannot run on traced values under jit/vmap/grad") from None
         return from_numpy_tree(numpy_obj(*host_args, **host_kwargs))
     fallback.__tnp_fallback__ = True
-    return fallback
+    return frontend.entry(fallback, numpy_obj)  # NumPy's own errors: the entry passes them
 
 
 def is_fallback(obj):

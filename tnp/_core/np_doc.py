@@ -1,11 +1,15 @@
 """``np_doc``: tie a tnp function to the NumPy function it implements.
 
-Copies NumPy's docstring (plus what tnp does differently), records the NumPy original (for the
-signature test in ``tests/test_signatures.py``) and registers the function for the coverage
-report (``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.interop``).
+Makes the function's entry (``frontend.entry``: the one front end every public call passes),
+copies NumPy's docstring (plus what tnp does differently), records the NumPy original (for the
+signature test in ``tests/test_signatures.py``) and registers the entry for the coverage report
+(``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.interop``).
 """
 import importlib
 import inspect
+import types
+
+from . import frontend
 
 
 class _Registry(dict):
@@ -68,6 +72,8 @@ def np_doc(numpy_obj, *, namespace="main", name=None, notes=None):
     name = name or getattr(numpy_obj, "__name__", None)
 
     def deco(fn):
+        if isinstance(fn, types.FunctionType):  # classes and ufunc objects: see frontend
+            fn = frontend.entry(fn, numpy_obj)
         doc = getattr(numpy_obj, "__doc__", None) or ""
         extra = "\n\n    tnp: runs on JAX/XLA; returns tnp arrays (0-d arrays where NumPy returns scalars)."
         if notes:

@@ -121,13 +121,13 @@ _cache = {}  # key -> answer; started afresh past CACHE_SIZE entries
 _MISSING = object()
 
 
-def _key(x):
-    """A cache key for an argument: lists as tuples (NumPy sees them so, ``_hashable``), and the
+def key(x):
+    """A cache key for an argument (also for callers that cache what NumPy decided): lists as tuples (NumPy sees them so, ``_hashable``), and the
     type of every Python scalar in it (0, 0.0, False and 0j are equal keys, but NumPy's answers
     for them differ)."""
     t = type(x)
     if t is tuple or t is list:
-        return tuple([_key(v) for v in x])
+        return tuple([key(v) for v in x])
     if t in _SCALARS:
         return (t, x)
     return x
@@ -143,16 +143,16 @@ def call(fn, *args, **kwargs):
     """NumPy's ``fn(*args, **kwargs)`` on placeholders for the ``Spec``s among the arguments:
     the result with arrays as ``Spec``s, or NumPy's exception."""
     try:
-        key = (fn, _key(args), _key(tuple(kwargs.items())) if kwargs else ())
-        r = _cache.get(key, _MISSING)
+        k = (fn, key(args), key(tuple(kwargs.items())) if kwargs else ())
+        r = _cache.get(k, _MISSING)
     except TypeError:  # an unhashable argument: asked uncached
-        key, r = None, _MISSING
+        k, r = None, _MISSING
     if r is _MISSING:
-        r = _run(fn, _hashable(args), tuple((k, _hashable(v)) for k, v in kwargs.items()))
-        if key is not None:
+        r = _run(fn, _hashable(args), tuple((n, _hashable(v)) for n, v in kwargs.items()))
+        if k is not None:
             if len(_cache) >= CACHE_SIZE:
                 _cache.clear()
-            _cache[key] = r
+            _cache[k] = r
     return r
 
 

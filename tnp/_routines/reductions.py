@@ -140,11 +140,34 @@ def _mean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, work, rt,
     return numpy_cast(s / n, rt)
 
 
+_plans = {}  # plain mean/var/std calls: (name, shape, dtype, arguments) -> what NumPy decided
+
+
+def _plan(name, a, axis, dtype, keepdims, **kw):
+    """``(rt, axes, keepdims)`` of ``numpy.<name>`` on ``a``: NumPy's result dtype (its error
+    where it raises), the reduced axes and ``keepdims`` as a bool. A plain call (no ``where``)
+    is cached by ``a``'s shape and dtype and the arguments' keys."""
+    where = kw.get("where", _NoValue)
+    try:
+        key = None if where is not _NoValue else (name, a.shape, a.dtype, probe.key(
+            (axis, dtype, keepdims, tuple(kw.items()))))
+        plan = _plans.get(key)
+    except TypeError:  # unhashable arguments: decided every time
+        key = plan = None
+    if plan is None:
+        rt = probe_dtype(name, a, axis=axis, dtype=dtype, keepdims=keepdims, **kw)
+        plan = rt, _axes(axis, a.ndim), bool(_opt(keepdims, False))
+        if key is not None:
+            if len(_plans) >= probe.CACHE_SIZE:
+                _plans.clear()
+            _plans[key] = plan
+    return plan
+
+
 @np_doc(np.mean)
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     a = asarray(a)
-    rt = probe_dtype("mean", a, axis=axis, dtype=dtype, keepdims=keepdims, where=where)
-    axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
+    rt, axes, kd = _plan("mean", a, axis, dtype, keepdims, where=where)
     return _mean(a, _where(where), axes, kd, accum_dtype(a.dtype, dtype), rt,
                  checked_out(out, a, axes, kd))
 
@@ -176,12 +199,11 @@ def _var(a: ArrayLike, where: Optional[ArrayLike], m: Optional[ArrayLike], axes,
 
 def _var_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correction):
     a = asarray(a)
-    rt = probe_dtype(name, a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims, where=where,
-                     correction=correction)
+    rt, axes, kd = _plan(name, a, axis, dtype, keepdims, ddof=ddof, where=where,
+                         correction=correction)
     if correction is not _NoValue:
         ddof = correction
     m = None if mean is _NoValue else mean
-    axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
     check_cast(rt, out, "sqrt" if name == "std" else "add")
     return _var(a, _where(where), m, axes, kd, ddof, accum_dtype(a.dtype, dtype), rt,
                 name == "std", checked_out(out, a, axes, kd))

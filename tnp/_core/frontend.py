@@ -1,0 +1,116 @@
+"""The one front end: how every public tnp function is entered.
+
+``np_doc`` turns each implementation into an *entry*: the public callable, which knows the NumPy
+function it stands for. Every call of a public function passes through one, so that what must
+hold for every call is decided here, once:
+
+- **Errors are NumPy's.** An exception that escapes an implementation from inside JAX (its
+  text is JAX's, its class often not NumPy's) is replaced by the one NumPy raises for the same
+  call: NumPy is run on placeholders of the arguments' real shapes and dtypes (the probe), and,
+  where the error depends on the data, on host copies of the arguments. If NumPy accepts the call,
+  the original exception propagates (a tnp bug, chained for the report). The device running out
+  of memory is a MemoryError, as in NumPy.
+- **Where a call runs** (the host tier, lazy fusion) will be decided here, for every function
+  alike.
+
+Arguments are converted by the implementation, with the one normaliser's annotations and
+converters (``normalize``). A ufunc object is entered through its own ``__call__`` and methods,
+which ask NumPy for the error of a failing call the same way (``numpy_exception``). Classes registered with ``np_doc``
+(``vectorize``, ``ndindex``, ...) are not wrapped: an entry function would break ``isinstance``
+and subclassing; their methods call entries.
+"""
+import functools
+import os
+
+import jax
+import numpy as np
+
+from . import probe
+from .ndarray import ndarray
+
+_JAX_DIRS = tuple(os.path.dirname(m.__file__) + os.sep for m in (jax, jax.lib))
+try:
+    import jaxlib
+    _JAX_DIRS += (os.path.dirname(jaxlib.__file__) + os.sep,)
+except ImportError:  # pragma: no cover - jaxlib ships with jax
+    pass
+
+
+def from_jax(exc):
+    """Whether ``exc`` was raised inside JAX or XLA (its message is JAX's own text)."""
+    if isinstance(exc, jax.errors.JaxRuntimeError):
+        return True
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code.co_filename.startswith(_JAX_DIRS)
+
+
+REPLAY_LIMIT = 1 << 24  # elements: NumPy asked about larger arrays could run for long
+
+
+def _as_spec(x, name=None):
+    if isinstance(x, ndarray) or isinstance(x, jax.Array):
+        if x.size > REPLAY_LIMIT:
+            raise _Unasked
+        return (probe.Out if name == "out" else probe.Spec)(x.shape, x.dtype)
+    if type(x) in (list, tuple):
+        return type(x)(_as_spec(v, name) for v in x)
+    return x
+
+
+def _as_host(x, name=None):
+    if isinstance(x, ndarray):
+        if isinstance(x._value, jax.core.Tracer):
+            raise _Unasked
+        return np.array(x) if name == "out" else np.asarray(x)
+    if type(x) in (list, tuple):
+        return type(x)(_as_host(v, name) for v in x)
+    return x
+
+
+class _Unasked(Exception):
+    """NumPy is not asked: an argument is traced (no host copy) or too large."""
+
+
+def numpy_exception(numpy_fn, args, kwargs):
+    """NumPy's exception for ``numpy_fn(*args, **kwargs)`` with tnp arrays among the arguments:
+    asked first on placeholders of their shapes and dtypes (no data moves), then on host copies
+    (``out=`` copied, so nothing the caller holds is written). None if NumPy accepts the call,
+    or is not asked (a traced argument, or one of more than ``REPLAY_LIMIT`` elements)."""
+    try:
+        try:
+            probe.call(numpy_fn, *_as_spec(args),
+                       **{k: _as_spec(v, k) for k, v in kwargs.items()})
+        except ValueError as e:
+            if "read-only" not in str(e):  # a function that writes an argument: ask on copies
+                raise
+        host_args = _as_host(args)
+        host_kwargs = {k: _as_host(v, k) for k, v in kwargs.items()}
+        with np.errstate(all="ignore"):
+            numpy_fn(*host_args, **host_kwargs)
+    except _Unasked:
+        return None
+    except Exception as e:  # noqa: BLE001 - whatever NumPy raises is the answer
+        return e
+    return None
+
+
+def entry(impl, numpy_fn):
+    """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``."""
+    @functools.wraps(impl)
+    def call(*args, **kwargs):
+        try:
+            return impl(*args, **kwargs)
+        except Exception as e:
+            if not from_jax(e):
+                raise
+            if "RESOURCE_EXHAUSTED" in str(e):  # never asked of NumPy: it would allocate too
+                raise MemoryError(f"{numpy_fn.__name__}: the device is out of memory") from None
+            numpy_exc = numpy_exception(numpy_fn, args, kwargs)
+            if numpy_exc is None:
+                raise
+        raise numpy_exc from None  # NumPy's error alone, without JAX's text as its context
+    return call
