@@ -35,6 +35,35 @@ def test_vectorize_untraceable_and_forms():
     check(deco, a)
 
 
+@pytest.mark.parametrize("signature,otypes", [("()->()", "i"), ("()->()", None),
+                                              ("(n)->(n)", "i"), ("(n)->(n)", None),
+                                              ("()->(n)", "i")])
+def test_vectorize_signature_size_zero(signature, otypes):
+    x = np.zeros((0, 5), dtype=int)
+    check(lambda xp, x: xp.vectorize(lambda v: v, signature=signature, otypes=otypes)(x), x)
+    check(lambda xp, x: xp.vectorize(lambda v: v, signature=signature, otypes=otypes)(x.T), x)
+
+
+def test_vectorize_name_and_doc():
+    def names(xp):
+        def f(x):
+            """f's doc"""
+            return x
+
+        @xp.vectorize
+        def g(x):
+            return x
+
+        @xp.vectorize(otypes="d", doc="given")
+        def h(x):
+            """h's doc"""
+            return x
+        v = xp.vectorize(f)
+        return (v.__name__, v.__doc__, g.__name__, h.__name__, h.__doc__,
+                hasattr(xp.vectorize(lambda x: x), "__name__"))
+    check(names)
+
+
 def test_vectorize_signature():
     a, b = np.arange(6.0).reshape(2, 3), np.arange(3.0)
     check(lambda xp, a, b: xp.vectorize(lambda x, y: (x * y).sum(), signature="(n),(n)->()")(a, b),

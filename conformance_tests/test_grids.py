@@ -8,14 +8,8 @@ from strategies import ALL_DTYPES
 X, Y, Z = np.array([1, 2, 3]), np.array([4.5, 5.5]), np.array([[6, 7]], np.int8)
 
 
-_MESHGRID_LIST = ("NumPy's meshgrid(sparse=True, copy=False) returns a list (its other forms a "
-                  "tuple, as documented); tnp returns a tuple")
-
-
 @pytest.mark.parametrize("copy,sparse,indexing", [
-    pytest.param(copy, sparse, indexing, id=f"{copy}-{sparse}-{indexing}",
-                 marks=pytest.mark.xfail(strict=True, reason=_MESHGRID_LIST)
-                 if sparse and not copy and indexing != "bad" else ())
+    pytest.param(copy, sparse, indexing, id=f"{copy}-{sparse}-{indexing}")
     for copy in (True, False) for sparse in (False, True) for indexing in ("xy", "ij", "bad")])
 def test_meshgrid(indexing, sparse, copy):
     check(lambda xp, x, y, z: xp.meshgrid(x, y, z, indexing=indexing, sparse=sparse, copy=copy),

@@ -110,6 +110,15 @@ def test_isscalar_and_objs(x):
         check(lambda xp: (xp.isrealobj(x), xp.iscomplexobj(x)))
 
 
+def test_isscalar_of_results():
+    """Results NumPy returns as NumPy scalars (tnp: 0-d stand-ins) and those it returns as 0-d
+    arrays."""
+    check(lambda xp, a: [xp.isscalar(r) for r in (
+        a.sum(), a[0, 1], a[0][1], xp.isclose(1, 1), xp.add(a[0, 0], 1), a.max(axis=None),
+        a[0, 1, ...], a[..., 0, 1], xp.array(1.0), xp.asarray(a[0, 0]), a.sum(keepdims=True),
+        a[:0].sum(axis=0), xp.float64(2))], np.arange(6.0).reshape(2, 3))
+
+
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_real_complex_tests(dt):
     a = _data(dt)

@@ -1,4 +1,5 @@
-"""concat, row_stack, from_dlpack, isfortran, iterable, mintypecode, typename, broadcast."""
+"""concat, row_stack, from_dlpack, isfortran, iterable, mintypecode, typename, broadcast, shape,
+ndim, size."""
 import warnings
 
 import numpy as np
@@ -107,3 +108,11 @@ def test_broadcast_of_broadcast():
         return _bc_attrs(bc), list(bc)
     check(body, np.ones((2, 1)), np.arange(3.0), np.array(5))
     check(lambda xp: _bc_attrs(xp.broadcast([1, 2], 3.0)) + (list(xp.broadcast([1, 2], 3.0)),))
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (), (0,), (1,), (0, 1), (1, 0), 2, (0, 0),
+                                  1.5, np.int64(1)], ids=repr)
+def test_shape_ndim_size(axis):
+    a = np.arange(6).reshape(2, 3)
+    check(lambda xp, a: (xp.shape(a), xp.ndim(a), xp.size(a, axis)), a)
+    check(lambda xp: xp.size([[1, 2, 3], [4, 5, 6]], axis))

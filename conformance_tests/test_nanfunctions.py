@@ -97,6 +97,16 @@ def test_out(name):
     check(body, _nan(np.dtype("f8")), np.zeros(shape, odt))
 
 
+@pytest.mark.parametrize("odt", ["?", "i8", "f4", "c8", "f2"])
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd"])
+def test_out_dtypes(name, odt):
+    """An out= of another dtype (NumPy's nanmean refuses a non-inexact one)."""
+    def body(xp, a, o):
+        return getattr(xp, name)(a, axis=1, out=o) is o, o
+    check(body, _nan(np.dtype("f8")), np.zeros(3, odt))
+    check(lambda xp, a, o: getattr(xp, name)(a, out=o), _nan(np.dtype("f8")), np.zeros((), odt))
+
+
 @pytest.mark.parametrize("name", ["nanquantile", "nanpercentile"])
 @pytest.mark.parametrize("method", ["linear", "lower", "higher", "nearest", "midpoint",
                                     "hazen", "weibull", "inverted_cdf", "closest_observation",

@@ -1,5 +1,7 @@
 """Views against NumPy: what NumPy returns as a view reads from and writes through to its base;
 view chains three levels deep; read-only views; base, flags, strides, memory overlap."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -168,6 +170,18 @@ def test_reshape_copy_false_raises_where_numpy_would_copy():
     check(lambda xp, a: xp.reshape(a[1:], -1, copy=False).base is a, A)
 
 
+@pytest.mark.parametrize("order", ["C", "F", "A"])
+def test_reshape_of_fortran_array(order):
+    """An order='F' array: a C-order reshape needs a copy, an F-order one is a view."""
+    def body(xp, a):
+        f = xp.array(a, order="F")
+        r = xp.reshape(f, (4, 6), order=order)
+        return r, xp.shares_memory(r, f), r.flags.c_contiguous, r.flags.f_contiguous
+    check(body, A)
+    check(lambda xp, a: xp.reshape(xp.array(a, order="F"), (12, 2), order=order, copy=False),
+          A)
+
+
 def test_flat_reads_copy_and_writes_through():
     def body(xp, a):
         f = a.T.flat[3:7]
@@ -176,6 +190,47 @@ def test_flat_reads_copy_and_writes_through():
         a.flat[10:14] = [1, 2, 3]  # repeated cyclically
         a[0].flat = 8
         return a, f, a.flat[5], len(a.flat), list(a[0, 0].flat)
+    check(body, A)
+
+
+_FLAT_INDICES = {
+    "True": lambda xp: True, "False": lambda xp: False, "np.True_": lambda xp: np.True_,
+    "bool and int list": lambda xp: [True, 1], "bool list": lambda xp: [True, True],
+    "float list": lambda xp: [1.0, 2.0], "float": lambda xp: 1.0, "None": lambda xp: None,
+    "2 ints": lambda xp: (1, 2), "()": lambda xp: (), "...": lambda xp: ...,
+    "mask": lambda xp: xp.arange(9) % 2 == 0, "short mask": lambda xp: xp.array([True, False]),
+    "float array": lambda xp: xp.array([1.0]),
+    "int16 array": lambda xp: xp.array([1, 3], np.int16),
+    "0-d int array": lambda xp: xp.array(2), "2-d list": lambda xp: [[1, 2], [3, 4]],
+    "flat": lambda xp: xp.array([0, 5, 6]).flat, "int": lambda xp: -9, "int oob": lambda xp: 9,
+    "empty list": lambda xp: [],
+}
+
+
+@pytest.mark.parametrize("op", ["get", "set"])
+@pytest.mark.parametrize("index", list(_FLAT_INDICES))
+def test_flat_index_forms(index, op):
+    """NumPy's flatiter index rules: its errors, its deprecation warnings (a 0-d bool, float
+    indices) and the values of the deprecated forms."""
+    def body(xp, a):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always", DeprecationWarning)
+            if op == "get":
+                r = a.flat[_FLAT_INDICES[index](xp)]
+            else:
+                a.flat[_FLAT_INDICES[index](xp)] = -1
+                r = a
+        return r, [str(m.message) for m in w if m.category is DeprecationWarning]
+    check(body, np.arange(9).reshape(3, 3))
+
+
+def test_flags_compare():
+    def body(xp, a):
+        b = a.copy()
+        b.flags.writeable = False
+        return (a.flags == a.copy().flags, a.flags == a.T.flags, a.flags != a[1:].flags,
+                a[1].flags == xp.ones((3, 4)).flags, a.flags == b.flags, a.flags == 1,
+                a.flags != 1, xp.asfortranarray(a).flags == a.T.copy().T.flags)
     check(body, A)
 
 
@@ -277,6 +332,15 @@ def test_view_dtype(src, dst):
     check(lambda xp, a: a[::-1].view(dst).view(src), base)
 
 
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 4), (3, 0, 2)], ids=str)
+def test_view_dtype_empty(shape):
+    def body(xp, a):
+        v = a.view(np.uint32)
+        v.fill(7)
+        return v, a.view(np.complex128), a.view(np.uint8), a.byteswap(), a
+    check(body, np.zeros(shape))
+
+
 def test_view_dtype_bool():
     bits = np.array([[0, 1, 1, 0], [1, 0, 0, 1]], np.uint8)
     check(lambda xp, a: (a.view(np.bool_), a.view(np.bool_).view(np.int8)), bits)
@@ -304,6 +368,43 @@ def test_view_dtype_errors(case):
             "ragged": lambda xp, a: a[:, :3].view(np.complex128),
             "0-d same size": lambda xp, a: a[0, 1].view(np.int64)}[case]
     check(body, np.arange(12.0).reshape(3, 4))
+
+
+# ---- ndarray.view(type): a view of another array class -------------------------------------
+# `sub` stands for a subclass of xp.ndarray made in the body (NumPy's of numpy.ndarray, tnp's of
+# tnp.ndarray); NumPy's rule: a first argument that is an array class is the type, not a dtype.
+_VIEW_TYPE_CALLS = {
+    "own class": lambda a, sub: a.view(a.__class__),
+    "sub positional": lambda a, sub: a.view(sub),
+    "sub keyword": lambda a, sub: a.view(type=sub),
+    "dtype and sub": lambda a, sub: a.view(np.int64, sub),
+    "dtype= sub": lambda a, sub: a.view(dtype=sub),
+    "None, type=sub": lambda a, sub: a.view(None, type=sub),
+    "sub twice": lambda a, sub: a.view(sub, type=sub),
+    "sub then dtype": lambda a, sub: a.view(sub, np.int64),
+    "int as dtype": lambda a, sub: a.view(int),
+    "type=int": lambda a, sub: a.view(type=int),
+}
+
+
+@pytest.mark.parametrize("call", list(_VIEW_TYPE_CALLS))
+def test_view_type(call):
+    def body(xp, a):
+        class Sub(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.finalized_from = obj.shape if obj is not None else None
+
+        v = _VIEW_TYPE_CALLS[call](a[1:], Sub)
+        v[0] = -1  # writes through to `a`
+        kind = "sub" if type(v) is Sub else "own" if type(v) is type(a) else type(v).__name__
+        return kind, getattr(v, "finalized_from", None), v
+    check(body, np.arange(6.0))
+
+
+def test_view_type_numpy_class_refused():
+    """A view of a tnp array is a tnp array: a NumPy array class (numpy.matrix) is refused."""
+    with pytest.raises(TypeError, match="tnp.ndarray"):
+        tnp.arange(4.0).view(np.matrix)
 
 
 def test_view_dtype_layout():

@@ -21,6 +21,35 @@ def test_rss_stays_flat_over_new_sizes():
     assert last < 150, points
 
 
+_LIVE_KERNELS = """
+import tnp
+from tnp._core import caches
+a, b = tnp.arange(1.0, 7.0), tnp.arange(1.0, 7.0).reshape(2, 3)
+fns = [getattr(tnp, n) for n in ("sin", "cos", "tan", "exp", "log", "sqrt", "square",
+                                 "negative", "absolute", "tanh", "sinh", "cosh", "arctan",
+                                 "log1p", "expm1", "floor", "ceil", "rint", "cbrt", "exp2")]
+built = []
+for _ in range(4):
+    before = caches.executables_built()
+    for f in fns:
+        f(a), f(b), f(a) + 1.0
+    built.append(caches.executables_built() - before)
+print(built)
+"""
+
+
+def test_many_live_kernels_do_not_recompile():
+    # 40+ executables kept busy by a loop, against a limit of 24: each kernel holds 2 shapes,
+    # under its share (24 // 8), so nothing is dropped and the loop compiles only on its first
+    # pass (a clearing every 24 compiles would recompile all of them on every pass).
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", _LIVE_KERNELS], capture_output=True, text=True,
+                         check=True, env=dict(os.environ, TNP_KERNEL_CACHE_SIZE="24",
+                                              TNP_COMPILATION_CACHE="0")).stdout
+    built = eval(out.strip().splitlines()[-1])  # noqa: S307 (our own list)
+    assert built[0] > 24 and built[1:] == [0, 0, 0], built
+
+
 def test_limit_from_environment():
     code = "from tnp._core import caches; print(caches.LIMIT)"
     import subprocess

@@ -31,7 +31,10 @@ strings — run in subprocesses — is left alone, and keeping every line number
   ``numpy.lib.recfunctions``, and the ``numpy.*.tests`` helper modules.
 
 A file whose rewritten module fails to import under tnp counts every test NumPy collects from the
-unmodified file as an error (the failure's first line says so), so it weighs what it holds.
+unmodified file as an error (the failure's first line says so), so it weighs what it holds. A
+test class or function whose definition fails under tnp (an object array built in a decorator)
+becomes a failing placeholder, counted as the tests NumPy collects from it; inside a class, each
+decorated test method is isolated so, and the class's other tests run (``rewrite.isolate``).
 
 Deselections: ``deselected.txt``, one node id (or prefix) per line with its reason: only tests of
 NumPy's C internals that no replacement can have. NumPy's ``slow`` tests are not run (NumPy's

@@ -114,10 +114,38 @@ def isolate(source):
     """Wrap every top-level test class and test function (decorators included) in
     ``try: ... except Exception:``, so that one whose body or decorators fail under tnp (an
     object-dtype array built at import time) becomes a placeholder that fails, instead of taking
-    the whole module down. Indentation is added around the definition only; the interior lines of
+    the whole module down; inside a test class, each decorated test method is wrapped first, so
+    that a method whose decorators fail becomes a failing placeholder method and its class's
+    other tests still run. Indentation is added around the definition only; the interior lines of
     multi-line strings are left as they are (their content is unchanged); the ``try:`` and
     ``except`` lines take the blank lines around the definition where there are some, so line
     numbers mostly stay NumPy's."""
+    return _wrap(_wrap(source, methods=True), methods=False)
+
+
+def _targets(tree, methods):
+    """(first line, last line, name, kind, column) of each definition to wrap."""
+    for node in tree.body:
+        if methods:
+            if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                for m in node.body:
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                            m.name.startswith("test") and m.decorator_list:
+                        yield (min(d.lineno for d in m.decorator_list), m.end_lineno, m.name,
+                               "method", m.col_offset)
+            continue
+        if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            kind = "class"
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
+                node.name.startswith("test"):
+            kind = "function"
+        else:
+            continue
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        yield start, node.end_lineno, node.name, kind, 0
+
+
+def _wrap(source, methods):
     import io
     import tokenize
     tree = ast.parse(source)
@@ -132,19 +160,9 @@ def isolate(source):
         elif tok.type == getattr(tokenize, "FSTRING_END", None) and fstart:
             s = fstart.pop()
             interior.update(range(s + 1, tok.end[0] + 1))
-    targets = []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            kind = "class"
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and \
-                node.name.startswith("test"):
-            kind = "function"
-        else:
-            continue
-        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-        targets.append((start, node.end_lineno, node.name, kind))
-    for start, end, name, kind in sorted(targets, reverse=True):
-        handler = (f"except Exception as _tnps_e: {name} = __import__({SUPPORT!r})"
+    for start, end, name, kind, col in sorted(_targets(tree, methods), reverse=True):
+        pad = " " * col
+        handler = (f"{pad}except Exception as _tnps_e: {name} = __import__({SUPPORT!r})"
                    f".failed_{kind}({name!r}, _tnps_e)\n")
         body = [("    " + ln if (i not in interior and ln.strip()) else ln)
                 for i, ln in zip(range(start, end + 1), lines[start - 1:end])]
@@ -156,8 +174,8 @@ def isolate(source):
         else:
             tail, drop_after = [handler], 0
         if start >= 2 and not lines[start - 2].strip():
-            head, first = ["try:\n"], start - 2
+            head, first = [f"{pad}try:\n"], start - 2
         else:
-            head, first = ["try:\n"], start - 1
+            head, first = [f"{pad}try:\n"], start - 1
         lines[first:end + drop_after] = head + body + tail
     return "".join(lines)

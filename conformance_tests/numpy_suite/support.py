@@ -122,3 +122,13 @@ def failed_function(name, exc):
         raise RuntimeError(msg)
     placeholder.__name__ = placeholder.__qualname__ = name
     return placeholder
+
+
+def failed_method(name, exc):
+    """Placeholder for a test method whose decorators raised under tnp (its class runs)."""
+    msg = f"tnp-suite: method {name} {FAILED_MARK}: {type(exc).__name__}: {exc}"
+
+    def placeholder(self):
+        raise RuntimeError(msg)
+    placeholder.__name__ = placeholder.__qualname__ = name
+    return placeholder

@@ -16,11 +16,14 @@ import numpy as np
 from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
 from . import devices, dtypes, indexing, lenses, probe, roots, syncs, write
-from .flags import Flags, FlatIter, numpy_layout
+from .flags import Flags, FlatIter, copy_order, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray
 
 _ns = None  # the tnp namespace, bound by tnp/__init__
+
+
+_type = type  # the builtin, where a NumPy parameter is named ``type``
 
 
 def bind_namespace(module):
@@ -126,6 +129,19 @@ class _Methods:
     def __array_namespace__(self, *, api_version=None):
         return _ns
 
+    def __array__(self, dtype=None, copy=None):
+        """A host copy (a named sync), laid out as NumPy's copy of the same array
+        (``numpy.array(a)``, order 'K'): F-contiguous where that is F- and not C-contiguous
+        (``order='F'``, a transpose, their views), C-contiguous otherwise."""
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        syncs.record("to_numpy")
+        if copy_order(self, "K") == "F":
+            arr = np.asfortranarray(np.asarray(self._value))
+        else:
+            arr = np.array(self._value)
+        return arr if dtype is None else arr.astype(dtype, copy=False)
+
     def __reduce__(self):
         return (_from_host, (self.__array__(),))
 
@@ -158,13 +174,28 @@ class _Methods:
         return _ns.transpose(self, axes if axes != () else None)
 
     def view(self, dtype=None, type=None):
-        """A view; with another ``dtype``, of the same bytes reinterpreted (writes go through).
-        tnp holds bool as 0/1, so bytes other than 0 and 1 read as bool come back as 1."""
+        """A view; with another ``dtype``, of the same bytes reinterpreted (writes go through);
+        with ``type`` (or an array class as the first argument, as NumPy reads it), of that
+        class: ``tnp.ndarray`` or a subclass (its ``__array_finalize__`` is called, as NumPy
+        does). tnp holds bool as 0/1, so bytes other than 0 and 1 read as bool come back as 1."""
+        if isinstance(dtype, _type) and issubclass(dtype, (ndarray, np.ndarray)):
+            if type is not None:
+                raise ValueError("Cannot specify output type twice.")
+            dtype, type = None, dtype
+        if type is not None and not (isinstance(type, _type) and issubclass(type, ndarray)):
+            if isinstance(type, _type) and issubclass(type, np.ndarray):
+                raise TypeError(f"tnp: a view of a tnp array is a tnp.ndarray (or a subclass "
+                                f"of it), not {type.__module__}.{type.__qualname__}")
+            raise ValueError("Type must be a sub-type of ndarray type")
         if dtype is None or np.dtype(dtype) == self._dtype:
-            return self._view(("reshape", (self._shape, self._shape)), (), self._shape)
-        target = dtypes.canonical(dtype)
-        shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
-        return self._view(("bitcast", (target, shape)), (), shape, target)
+            v = self._view(("reshape", (self._shape, self._shape)), (), self._shape, cls=type)
+        else:
+            target = dtypes.canonical(dtype)
+            shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
+            v = self._view(("bitcast", (target, shape)), (), shape, target, cls=type)
+        if type is not None and callable(getattr(type, "__array_finalize__", None)):
+            v.__array_finalize__(self)
+        return v
 
     def getfield(self, dtype, offset=0):
         """A view of ``dtype`` values read from each element's bytes at ``offset``."""

@@ -10,7 +10,8 @@ import weakref
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import indexing, write
+from . import indexing, probe, write
+from .ndarray import ndarray
 
 # Roots laid out in Fortran order (``order='F'`` creations and copies): their placeholder has
 # NumPy's F strides, so flags, strides and every view's layout follow NumPy. The values are the
@@ -40,15 +41,20 @@ def f_strides(shape, itemsize):
 
 def copy_order(a, order):
     """'C' or 'F': the layout of NumPy's copy of ``a`` with ``order`` ('C', 'F', 'A', 'K';
-    'K' keeps an F-contiguous layout, as 'A' does)."""
+    'K' follows the order of the strides of a non-contiguous ``a``; where that is neither C
+    nor F, 'C')."""
     if order in ("C", "F"):
         return order
     if a._base is None:
         return "F" if _FORTRAN and is_fortran_root(a) else "C"
     if not (_FORTRAN and is_fortran_root(a._base)) and all(k != "transpose" for k, _ in a._lens):
         return "C"  # slices and reshapes of C-ordered data are never F- without C-contiguous
-    layout = numpy_layout(a).flags
-    return "F" if layout.f_contiguous and not layout.c_contiguous else "C"
+    layout = numpy_layout(a)
+    if order == "K" and not (layout.flags.c_contiguous or layout.flags.f_contiguous):
+        # NumPy's own 'K' copy of the layout, at most 2 long on each axis (same stride order)
+        small = as_strided(layout, tuple(min(n, 2) for n in layout.shape), layout.strides)
+        layout = np.empty_like(small, order="K")
+    return "F" if layout.flags.f_contiguous and not layout.flags.c_contiguous else "C"
 
 
 def c_strides(shape, itemsize):
@@ -180,9 +186,17 @@ class Flags:
             raise ValueError("tnp: only the WRITEABLE flag can be set")
         self.writeable = value
 
+    _SHOWN = ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned", "writebackifcopy")
+
     def __repr__(self):
-        return "".join(f"  {k.upper()} : {getattr(self, k)}\n" for k in (
-            "c_contiguous", "f_contiguous", "owndata", "writeable", "aligned", "writebackifcopy"))
+        return "".join(f"  {k.upper()} : {getattr(self, k)}\n" for k in self._SHOWN)
+
+    def __eq__(self, other):  # NumPy's: the same flags (and unhashable)
+        if not isinstance(other, Flags):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self._SHOWN)
+
+    __hash__ = None
 
 
 class FlatIter:
@@ -195,12 +209,44 @@ class FlatIter:
         a = self.base
         return a._view(("reshape", (a.shape, (a.size,))), (), (a.size,))
 
+    def _numpy_index(self, index, setting):
+        """``index`` as NumPy's flatiter reads it. Forms other than a slice go first through
+        NumPy's flatiter on a data-free placeholder (tnp arrays in the index as placeholders of
+        their shape and dtype): NumPy's errors and deprecation warnings. Then the deprecated
+        forms are read as NumPy reads them: a 0-d Python bool as 0 (True) or nothing (False),
+        float indices as integers; a flat iterator as its array."""
+        if isinstance(index, (slice, type(Ellipsis))):
+            return index
+
+        def host(x):
+            if isinstance(x, FlatIter):
+                x = x.base.reshape(-1)
+            if isinstance(x, ndarray):
+                return probe.placeholder(probe.Spec(x.shape, x.dtype))
+            return x
+        spec = (probe.Out if setting else probe.Spec)((self.base.size,), self.base.dtype)
+        ph = probe.placeholder(spec).flat
+        idx = tuple(host(v) for v in index) if type(index) is tuple else host(index)
+        if setting:
+            ph[idx] = 0
+        else:
+            ph[idx]  # noqa: B018 - NumPy's errors and warnings only
+        if isinstance(index, bool):
+            return 0 if index else slice(0, 0)
+        if isinstance(index, FlatIter):
+            return index._flat()
+        if isinstance(index, (float, np.floating)) or (type(index) is list and
+                                        np.asarray(index).dtype.kind == "f"):
+            return np.asarray(index).astype(np.intp)[()]
+        return index
+
     def __getitem__(self, index):
-        r = self._flat()[index]
+        r = self._flat()[self._numpy_index(index, False)]
         return r.copy() if r._base is not None else r
 
     def __setitem__(self, index, value):
         """NumPy's flatiter assignment: ``value`` is repeated (or cut) to the selected length."""
+        index = self._numpy_index(index, True)
         flat = self._flat()
         n = int(np.prod(indexing.parse(flat.shape, index).shape, dtype=np.int64))
         v = write.cyclic(value, n, flat.dtype)

@@ -106,9 +106,9 @@ def _to_octets(x):
     if x.dtype == jnp.bool_:
         x = x.astype(jnp.uint8)
     if jnp.iscomplexobj(x):
-        x = jnp.stack([x.real, x.imag], -1).reshape(*x.shape[:-1], -1)
-    b = lax.bitcast_convert_type(x, jnp.uint8)
-    return b if x.dtype.itemsize == 1 else b.reshape(*b.shape[:-2], -1)
+        x = jnp.stack([x.real, x.imag], -1).reshape(*x.shape[:-1], x.shape[-1] * 2)
+    b = lax.bitcast_convert_type(x, jnp.uint8)  # (no -1 in reshapes: sizes may be 0)
+    return b if x.dtype.itemsize == 1 else b.reshape(*b.shape[:-2], b.shape[-2] * b.shape[-1])
 
 
 def _from_octets(b, dtype):
@@ -117,11 +117,12 @@ def _from_octets(b, dtype):
         return b != 0
     if dtype.kind == "c":
         part = _from_octets(b, np.dtype(dtype.char.lower()))
-        part = part.reshape(*part.shape[:-1], -1, 2)
+        part = part.reshape(*part.shape[:-1], part.shape[-1] // 2, 2)
         return lax.complex(part[..., 0], part[..., 1])
     if dtype.itemsize == 1:
         return lax.bitcast_convert_type(b, dtype)
-    return lax.bitcast_convert_type(b.reshape(*b.shape[:-1], -1, dtype.itemsize), dtype)
+    return lax.bitcast_convert_type(
+        b.reshape(*b.shape[:-1], b.shape[-1] // dtype.itemsize, dtype.itemsize), dtype)
 
 
 def _bitcast(x, dtype, shape):
@@ -134,7 +135,7 @@ def byteswapped(x):
     """Each element's bytes reversed (each part's, for complex numbers, as NumPy does)."""
     part = x.dtype.itemsize // (2 if jnp.iscomplexobj(x) else 1)
     b = _to_octets(x.reshape(x.shape or (1,)))
-    b = b.reshape(*b.shape[:-1], -1, part)[..., ::-1].reshape(b.shape)
+    b = b.reshape(*b.shape[:-1], b.shape[-1] // part, part)[..., ::-1].reshape(b.shape)
     return _from_octets(b, x.dtype).reshape(x.shape)
 
 

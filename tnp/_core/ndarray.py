@@ -45,9 +45,9 @@ class ndarray:
         self._rshape = None
         return self
 
-    def _view(self, lens, dyn, shape, dtype=None, writeable=True):
-        """A view of this array through one more lens."""
-        v = object.__new__(type(self))
+    def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
+        """A view of this array through one more lens (of class ``cls``, default this one's)."""
+        v = object.__new__(cls or type(self))
         root = self._base if self._base is not None else self
         chain, dyns = self._chain()
         v._buf = None
@@ -207,13 +207,6 @@ class ndarray:
 
     def __str__(self):
         return str(self.__array__())
-
-    def __array__(self, dtype=None, copy=None):
-        if copy is False:
-            raise ValueError("Unable to avoid copy while creating an array as requested.")
-        syncs.record("to_numpy")
-        arr = np.array(self._value)
-        return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __jax_array__(self):
         return self._value

@@ -16,10 +16,10 @@ import re
 import jax
 import jax.numpy as jnp
 import numpy as np
-from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 from jax import lax
 
 from . import caches, dtypes, probe, write
+from .fperr import errcheck as _errcheck, flags as _fp_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
 from .normalize import normalize_axes, out_arrays, single_out, to_jax, where_mask
@@ -76,6 +76,7 @@ class ufunc:
         self._kernel = caches.kernel_cache(self._kernel_uncached)  # bounded: tnp._core.caches
         self._fast = caches.KernelTable()  # input dtypes -> kernel, for calls on tnp arrays
         self._method_kernel = caches.kernel_cache(self._method_kernel_uncached)
+        self._reduced = caches.KernelTable()  # plain reductions resolved: reduce_resolved
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
@@ -120,7 +121,7 @@ class ufunc:
             r = impl(*xs)
             r = r if isinstance(r, tuple) else (r,)
             r = tuple(numpy_cast(v, dt) for v, dt in zip(r, out_dtypes))
-            return (r, _fp_flags(xs, r)) if check else (r, None)
+            return (r, _fp_flags(self.__name__, xs, r)) if check else (r, None)
         return jax.jit(kernel)
 
     # ---- call ------------------------------------------------------------------------------
@@ -159,6 +160,7 @@ class ufunc:
                 None if o is None else o.dtype for o in outs), dtype,
             _hashable_signature(signature), casting)
         wh = None if where is True else where_mask(where)
+        pending = None  # errstate's flags, reported after ``out=`` is written (as NumPy does)
         const = self._python_scalars(ops, keys, in_dts)
         if const is not None:
             results = (jnp.full(np.broadcast_shapes(*(np.shape(o) for o in ops)), const),)
@@ -178,12 +180,14 @@ class ufunc:
                 raise
             if check is not None and not _is_tracer(flags[0]):
                 if wh is not None:  # only the elements written count, as in NumPy's loop
-                    flags = _fp_flags([jnp.where(wh, to_jax(x), 1) for x in ops],
-                                      [jnp.where(wh, r, 0) for r in results])
-                _errcheck.report(self.__name__, check, flags)
+                    flags = _fp_flags(self.__name__, [jnp.where(wh, to_jax(x), 1) for x in ops],
+                                      [jnp.where(wh, r, 1) for r in results])
+                pending = check, flags
         if wh is not None and not _fits(results[0].shape, wh.shape):
             self._numpy_error(ops, outs, wh)
         if outs is None:
+            if pending is not None:
+                _errcheck.report(self.__name__, *pending)
             if self.nout == 1:
                 return ndarray._wrap(results[0])
             return tuple(ndarray._wrap(r) for r in results)
@@ -193,6 +197,8 @@ class ufunc:
         for o, r in zip(outs, results):
             if o is not None:
                 write.assign(o, r, where=wh)
+        if pending is not None:
+            _errcheck.report(self.__name__, *pending)
         if self.nout == 1:
             return outs[0]
         return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
@@ -251,7 +257,20 @@ class ufunc:
     def reduce_resolved(self, numpy_fn, x, axis, out, keepdims, initial, where, kw):
         """The one reduction engine (``ufunc.reduce``, ``sum``, ``prod``, ``min``, ``max`` and
         the nan-variants' fronts): NumPy's ``numpy_fn(x, **kw)`` on a placeholder decides the
-        result dtype and errors; the reduction runs in that dtype (the one cast converts ``x``)."""
+        result dtype and errors; the reduction runs in that dtype (the one cast converts ``x``).
+        A plain call (no ``out``, ``where``, ``initial`` or error state) seen before is one
+        lookup of its kernel, keyed by everything NumPy decided from."""
+        plain = (out is None and where is True and initial is _NO_VALUE
+                 and _errcheck.modes() is None)
+        if plain:
+            try:
+                key = (numpy_fn, x.shape, x.dtype, probe.key(tuple(kw.items())))
+                kern = self._reduced.get(key)
+            except TypeError:  # unhashable arguments: resolved every time
+                plain = False
+            else:
+                if kern is not None:
+                    return ndarray._wrap(kern(x, None))
         out = single_out(out)
         res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         axes = normalize_axes(axis, x.ndim)
@@ -262,9 +281,15 @@ class ufunc:
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
             _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:])
         init_h = _scalar(initial)
-        kern = self._method_kernel("reduce", (axes, res_dt, bool(keepdims), init_h,
-                                              init_h is not _NO_VALUE and init_h is not None))
-        return _finish(kern(x, wh), out)
+        static = (axes, res_dt, bool(keepdims), init_h,
+                  init_h is not _NO_VALUE and init_h is not None)
+        kern = self._method_kernel("reduce", static)
+        if plain and self.__name__ != "power":  # (power checks its exponents every call)
+            self._reduced[key] = kern
+        r = kern(x, wh)
+        result = _finish(r, out)
+        self._check_fp("reduce", static, x, wh, r)
+        return result
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         self._binary_method("accumulate")
@@ -289,8 +314,19 @@ class ufunc:
         res_dt = _method_dtype(numpy_fn, x, kw, None, out, tuple(want), res)
         if self.__name__ == "power" and res_dt.kind in "iu":
             _check_int_power(jnp.moveaxis(x, ax, 0)[1:])
-        kern = self._method_kernel("accumulate", (ax, res_dt, bool(include_initial)))
-        return _finish(kern(x), out)
+        static = (ax, res_dt, bool(include_initial))
+        r = self._method_kernel("accumulate", static)(x)
+        result = _finish(r, out)
+        self._check_fp("accumulate", static, x, None, r)
+        return result
+
+    def _check_fp(self, method, static, x, where, r):
+        """``errstate``'s 'raise' checks of a reduction or accumulation, after ``out=`` is
+        written as in NumPy (a sync; skipped by default and under a JAX trace)."""
+        check = _errcheck.modes()
+        if check is not None and static[1].kind in "fc" and not _is_tracer(r):
+            found = self._method_kernel(method + "_flags", static)(x, where, r)
+            _errcheck.report(method, check, found)
 
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Segment reductions; the indices are read on the host (a sync for device indices)."""
@@ -469,8 +505,36 @@ def _at_body(uf, static, a, pos, *vals):
     return flat.reshape(a.shape)
 
 
+def _reduce_flags(uf, static, x, where, r):
+    """``fperr.flags`` of ``reduce_body``'s result ``r``: per result element, over the input
+    elements reduced into it (masked-out ones read as 1, which sets no flag)."""
+    axes, dt, keepdims = static[:3]
+    x = _cast_in(x, dt)
+    if where is not None:
+        x = jnp.where(where, x, jnp.ones((), dt))
+
+    def along(v, every):
+        return (jnp.all if every else jnp.any)(v, axis=axes, keepdims=keepdims)
+    return _fp_flags(uf.__name__, [x], [r], along)
+
+
+def _accumulate_flags(uf, static, x, where, r):
+    """``fperr.flags`` of ``_accumulate_body``'s result ``r``: per result element, over the
+    input elements up to it."""
+    ax, dt, include_initial = static
+    x = _cast_in(x, dt)
+    if include_initial:
+        r = lax.slice_in_dim(r, 1, None, axis=ax)
+
+    def along(v, every):
+        v = v.astype(np.int8)
+        return (lax.cummin if every else lax.cummax)(v, axis=ax).astype(bool)
+    return _fp_flags(uf.__name__, [x], [r], along)
+
+
 _METHODS = {"reduce": reduce_body, "accumulate": _accumulate_body, "fold": _fold_body,
-            "at": _at_body}
+            "at": _at_body, "reduce_flags": _reduce_flags,
+            "accumulate_flags": _accumulate_flags}
 
 
 # ---- argument helpers -------------------------------------------------------------------
@@ -564,59 +628,6 @@ def _check_int_power(exponent):
             return
     if neg:
         raise ValueError("Integers to negative integer powers are not allowed.")
-
-
-def _fp_flags(xs, rs):
-    """(invalid, divide, overflow) as device booleans: a NaN from non-NaN inputs; an inf from
-    finite inputs, counted as a division by zero where an input is zero, else an overflow."""
-    f = jnp.zeros((), bool)
-    inexact = [x for x in xs if x.dtype.kind in "fc"]
-    finite_in = functools.reduce(jnp.logical_and, [jnp.isfinite(x) for x in inexact],
-                                 jnp.ones((), bool))
-    nan_in = functools.reduce(jnp.logical_or, [jnp.isnan(x) for x in inexact], f)
-    zero_in = functools.reduce(jnp.logical_or, [x == 0 for x in xs], f)
-    inv = div = ovf = f
-    for r in rs:
-        if r.dtype.kind not in "fc":
-            continue
-        inv = inv | jnp.any(jnp.isnan(r) & ~nan_in)
-        new_inf = jnp.isinf(r) & finite_in
-        div = div | jnp.any(new_inf & zero_in)
-        ovf = ovf | jnp.any(new_inf & ~zero_in)
-    return inv, div, ovf
-
-
-class _ErrCheck:
-    """Which floating-point categories an eager call must check (NumPy's shared error state)."""
-    CATEGORIES = ("invalid", "divide", "over")
-    MESSAGES = {"invalid": "invalid value", "divide": "divide by zero", "over": "overflow"}
-
-    def modes(self):
-        state = _extobj.get()  # NumPy's error state object: a new one whenever it changes
-        if state is not self._state:
-            err = np.geterr()
-            wanted = tuple(err[c] if err[c] in self.checked else None for c in self.CATEGORIES)
-            self._state, self._modes = state, (wanted if any(wanted) else None)
-        return self._modes
-
-    _state = _modes = None
-
-    checked = ("raise",)
-
-    def report(self, name, modes, flags):
-        import warnings
-        for cat, mode, flag in zip(self.CATEGORIES, modes, flags):
-            if mode and bool(flag):
-                msg = f"{self.MESSAGES[cat]} encountered in {name}"
-                if mode == "raise":
-                    raise FloatingPointError(msg)
-                if mode == "warn":
-                    warnings.warn(msg, RuntimeWarning, stacklevel=3)
-                elif mode == "call":
-                    np.geterrcall()(msg, {"divide": 1, "over": 2, "invalid": 8}[cat])
-
-
-_errcheck = _ErrCheck()
 
 
 def _fast_key(a):

@@ -1,6 +1,7 @@
 """Array properties as functions: ``shape``, ``ndim``, ``size`` (no data is touched)."""
 import numpy as np
 
+from .._core import probe
 from .._core.np_doc import np_doc
 from .creation import asarray
 
@@ -27,5 +28,4 @@ def size(a, axis=None):
     s = _shape_of(a)
     if axis is None:
         return int(np.prod(s, dtype=np.int64))
-    from .._core.normalize import normalize_axis
-    return s[normalize_axis(axis, len(s))]
+    return probe.call(np.size, probe.Spec(s, np.int8), axis)  # NumPy's: an int, tuple or error

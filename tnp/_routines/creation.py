@@ -10,6 +10,7 @@ import numpy as np
 from .._core import devices, dtypes, flags, probe
 from .._core.casting import cast, numpy_cast
 from .._core.devices import place
+from .._core.fperr import errcheck
 from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
@@ -26,16 +27,15 @@ def _shape_tuple(shape):
 
 
 def _check_shape(shape, dtype):
-    """``shape`` as a tuple, with NumPy's errors for a negative dimension and for an array whose
-    size in bytes exceeds the largest intp (XLA would abort the process)."""
+    """``shape`` as a tuple, with NumPy's errors for a negative dimension, for more than NumPy's
+    64 dimensions and for an array whose size in bytes exceeds the largest intp (XLA would
+    abort the process): those of a data-free NumPy placeholder of that shape."""
     try:
         shape = _shape_tuple(shape)
     except TypeError:
         np.empty(shape, np.int8)  # NumPy's own TypeError ("expected a sequence of integers...")
         raise
-    if any(s < 0 for s in shape):
-        raise ValueError("negative dimensions are not allowed")
-    check_size(math.prod(shape), dtype)
+    probe.placeholder(probe.Spec(shape, dtype))
     return shape
 
 
@@ -149,9 +149,7 @@ def _outside(v, lo, hi):
 def _check_cast_errors(x, dtype):
     """``errstate(invalid='raise')``: NumPy's FloatingPointError for a float-to-int cast of NaN,
     inf or a value out of the cast's range (a sync, only when 'raise' is asked for)."""
-    from .._core.ufunc import _errcheck  # NumPy's error state, cached per state object
-    modes = _errcheck.modes()
-    if modes is not None and modes[0] == "raise" and x.size and bool(
+    if errcheck.raises("invalid") and x.size and bool(
             _outside(x._value, *_int_cast_range(dtype))):
         raise FloatingPointError("invalid value encountered in cast")
 

@@ -3,15 +3,16 @@
 The state is NumPy's own (these call NumPy's functions, and ``errstate`` is NumPy's class), so
 ``np.geterr()`` and ``tnp.geterr()`` always agree and a ``numpy.errstate`` block governs tnp too.
 
-What tnp checks: an eager ufunc call whose mode for 'invalid', 'divide' or 'over' is 'raise'
-computes that category's flag on the device with the result and reads it back (a documented
-sync point), raising ``FloatingPointError`` with NumPy's message ("divide by zero encountered in
-divide"). Modes 'warn' (NumPy's default), 'print', 'log' and 'call' are not checked: a check
-is a device round trip on every call (it would stall asynchronous dispatch), so tnp stays silent
-where NumPy would emit a ``RuntimeWarning``. 'underflow' is never checked. Under a JAX trace
-(``jax.jit``, ``tnp_ext.jit``) nothing is checked. The flags are derived from values, not from
-the hardware status register: invalid = a NaN result from non-NaN inputs; an infinite result
-from finite inputs is 'divide' where an input is zero and 'over' otherwise.
+What tnp checks: an eager ufunc call, reduction or accumulation whose mode for a category
+('divide', 'over', 'under', 'invalid') is 'raise' computes that category's flag on the device
+with the result and reads it back (a documented sync point), raising ``FloatingPointError`` with
+NumPy's message ("divide by zero encountered in floor_divide", "overflow encountered in reduce")
+after ``out=`` is written, as NumPy does; integer division by zero counts, as in NumPy.
+Modes 'warn' (NumPy's default), 'print', 'log' and 'call' are not checked: a check is a device
+round trip on every call (it would stall asynchronous dispatch), so tnp stays silent where NumPy
+would emit a ``RuntimeWarning``. Under a JAX trace (``jax.jit``, ``tnp_ext.jit``) nothing is
+checked. The flags are derived from values, not from the hardware status register:
+``tnp._core.fperr`` says how, and what that cannot see.
 """
 import numpy as np
 

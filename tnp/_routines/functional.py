@@ -121,6 +121,8 @@ class vectorize:
         self.pyfunc = pyfunc
         self.cache = cache
         self.signature = signature
+        if pyfunc is not np._NoValue and hasattr(pyfunc, "__name__"):
+            self.__name__ = pyfunc.__name__
         self._in_and_out_core_dims = None if signature is None else _parse_signature(signature)
         self.__doc__ = (pyfunc.__doc__ if doc is None and pyfunc is not np._NoValue else doc)
         if isinstance(otypes, str):
@@ -133,8 +135,11 @@ class vectorize:
         self.excluded = set() if excluded is None else set(excluded)
 
     def __call__(self, *args, **kwargs):
-        if self.pyfunc is np._NoValue:
+        if self.pyfunc is np._NoValue:  # @vectorize(otypes=...) applied to its function
             self.pyfunc = args[0]
+            self.__name__ = args[0].__name__
+            if self.__doc__ is None:
+                self.__doc__ = args[0].__doc__
             return self
         excluded = self.excluded
         if not kwargs and not excluded:
@@ -232,9 +237,9 @@ class vectorize:
                                      f"{sizes[d]}")
             batch.append(a.shape[:a.ndim - len(dims)])
         bshape = np.broadcast_shapes(*batch)
-        flat = [jnp.broadcast_to(a, bshape + a.shape[len(b):]).reshape(
-            (-1,) + a.shape[len(b):]) for a, b in zip(arrs, batch)]
         n = int(np.prod(bshape))
+        flat = [jnp.broadcast_to(a, bshape + a.shape[len(b):]).reshape(
+            (n,) + a.shape[len(b):]) for a, b in zip(arrs, batch)]  # (no -1: sizes may be 0)
         tuple_out = len(out_dims) > 1
 
         def one(*xs):
@@ -244,6 +249,9 @@ class vectorize:
         if n == 0:
             if self.otypes is None:
                 raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
+            if any(d not in sizes for dims in out_dims for d in dims):
+                raise ValueError("cannot call `vectorize` with a signature including new output "
+                                 "dimensions on size 0 inputs")
             shapes = [bshape + tuple(sizes[d] for d in dims) for dims in out_dims]
             res = [jnp.zeros(s, np.dtype(c)) for s, c in zip(shapes, self.otypes)]
         else:

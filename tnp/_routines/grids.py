@@ -123,11 +123,11 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         output[1] = output[1].reshape((-1, 1) + s0[2:])
     if not sparse:
         shape = tuple(np.broadcast_shapes(*(x.shape for x in output)))
-        output = [x._view(("broadcast", shape), (), shape, writeable=False)
-                  if x.shape != shape else x for x in output]
+        output = tuple(x._view(("broadcast", shape), (), shape, writeable=False)
+                       if x.shape != shape else x for x in output)
     if copy:
         return tuple(x.copy() for x in output)
-    return tuple(output)
+    return output  # sparse=True, copy=False: NumPy's list
 
 
 @np_doc(np.ix_, notes="A boolean argument is a sync point (its nonzero positions).")

@@ -53,6 +53,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
     out = single_out(out, "'out' must be an array")
+    if not hasattr(type(arrays), "__getitem__") or isinstance(arrays, dict):  # PySequence_Check
+        raise TypeError("The first input argument needs to be a sequence")
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
@@ -82,6 +84,7 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
 
 @np_doc(np.stack)
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    _check_sequence(arrays)
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to stack")

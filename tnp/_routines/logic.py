@@ -10,6 +10,7 @@ import numpy as np
 
 from .._core import dtypes, probe, write
 from .._core.casting import numpy_cast
+from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayOrScalar, normalize, normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -125,9 +126,10 @@ def array_equiv(a1, a2):
     return builtins.bool(all(equal(a1, a2)))
 
 
-@np_doc(np.isscalar)
+@np_doc(np.isscalar, notes="A tnp 0-d result standing for the NumPy scalar NumPy returns "
+        "(``a.sum()``, ``a[0]``) is a scalar, as NumPy's is.")
 def isscalar(element):
-    return np.isscalar(element)
+    return (isinstance(element, ndarray) and element._scalar) or np.isscalar(element)
 
 
 @normalize

@@ -101,8 +101,13 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoV
     axes = _axes(axis, a.ndim)
     _warn_if(lambda: _empty_slices(a, _where(where), axes, 0), "Mean of empty slice")
     kd = bool(_opt(keepdims, False))
-    return _nanmean(a, _where(where), axes, kd, rt if dtype is None else np.dtype(dtype), rt,
-                    checked_out(out, a, axes, kd))
+    out = checked_out(out, a, axes, kd)
+    if out is not None:  # NumPy's errors for out's dtype (an inexact `a` needs an inexact out)
+        small = probe.small(a)
+        probe.call(np.nanmean, small, axis=axes, keepdims=kd, out=probe.Out(tuple(
+            1 if i in axes else n for i, n in enumerate(small.shape) if kd or i not in axes),
+            out.dtype))
+    return _nanmean(a, _where(where), axes, kd, rt if dtype is None else np.dtype(dtype), rt, out)
 
 
 @normalize

@@ -172,7 +172,8 @@ def _lcm(x, y):
     g = _gcd(x, y)
     wide = np.uint64 if x.dtype == np.uint64 else np.int64  # C's int promotion, then wrap
     q = numpy_cast(lax.div(x, jnp.where(g == 0, jnp.ones_like(g), g)), wide)  # C division
-    r = numpy_cast(jnp.abs(q * numpy_cast(y, wide)), x.dtype)
+    # NumPy's |x| / gcd * |y|: the magnitudes multiplied, so an int64 overflow wraps as NumPy's
+    r = numpy_cast(jnp.abs(q) * jnp.abs(numpy_cast(y, wide)), x.dtype)
     return jnp.where(g == 0, jnp.zeros_like(r), r)
 
 
@@ -191,6 +192,11 @@ def _sign(x):
 
 
 def _spacing(x):
+    # NumPy's spacing(-0.0) is spacing(+0.0); -0.0 found by its bits (x == 0 is also true of
+    # subnormals where XLA's CPU treats them as zero)
+    udt = jnp.dtype(f"uint{x.dtype.itemsize * 8}")
+    neg_zero = lax.bitcast_convert_type(x, udt) == jnp.array(1 << (udt.itemsize * 8 - 1), udt)
+    x = jnp.where(neg_zero, jnp.zeros_like(x), x)
     return jnp.where(jnp.isinf(x), jnp.full_like(x, np.nan), jnp.spacing(x))  # nan at +-inf
 
 

@@ -1,0 +1,118 @@
+"""Floating-point error checks: NumPy's ``errstate``/``seterr`` with mode 'raise'.
+
+The error state is NumPy's own (``tnp._routines.errstate``). ``errcheck.modes()`` says which
+categories an eager call must check (None, the default, costs one context-variable read);
+``flags`` derives the categories from values on the device, inside the call's kernel;
+``errcheck.report`` reads them back (a sync) and raises NumPy's ``FloatingPointError`` with
+NumPy's message ("divide by zero encountered in floor_divide"). The flags come from values, not
+from the hardware status register:
+
+- invalid: a NaN result from non-NaN inputs;
+- divide: an infinite result from finite inputs one of which is zero, or from a logarithm or
+  ``arctanh`` (their poles); an integer division (``floor_divide``, ``remainder``, ``divmod``,
+  ``fmod``, ``reciprocal``) by zero;
+- over: an infinite result from finite inputs otherwise; an integer ``floor_divide`` or
+  ``divmod`` of the dtype's minimum by -1;
+- under: for the ufuncs whose results can be inexact below the normal range (``UNDERFLOWS``;
+  the others' tiny results are exact: ``add``, ``floor``, ``fmod``...), a zero or subnormal
+  real result from finite, nonzero, normal inputs. An exact subnormal result
+  (``2.0**-1000 * 2.0**-50``) counts too, where NumPy's hardware flag does not; an underflow
+  inside a function's own computation (NumPy's ``logaddexp``, its float32 ``sin``) or from a
+  subnormal input (``5e-324 / 2``) is not seen.
+
+A reduction or accumulation is checked the same way, each result element against the input
+elements it combines ("overflow encountered in reduce"); a division by zero is told from an
+overflow there only for the division ufuncs, and integer reductions are not checked.
+"""
+import functools
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
+
+CATEGORIES = ("divide", "over", "under", "invalid")  # the order NumPy reports them in
+_MESSAGES = {"divide": "divide by zero", "over": "overflow", "under": "underflow",
+             "invalid": "invalid value"}
+UNDERFLOWS = frozenset({"multiply", "divide", "power", "float_power", "square", "reciprocal",
+                        "exp", "exp2", "ldexp"})
+_DIVISIONS = frozenset({"divide", "floor_divide", "remainder", "divmod", "fmod", "reciprocal"})
+_POLES = frozenset({"log", "log2", "log10", "log1p", "arctanh"})
+_INT_OVERFLOWS = frozenset({"floor_divide", "divmod"})
+
+
+def flags(name, xs, rs, along=None):
+    """(divide, over, under, invalid) as device booleans for ufunc ``name``'s results ``rs`` of
+    the inputs ``xs``: elementwise, or for a reduction or accumulation of ``xs[0]``, where
+    ``along(v, every)`` folds a per-input test ``v`` into one per result element (all of them
+    when ``every``, else any)."""
+    false = jnp.zeros((), bool)
+    inv = div = ovf = und = false
+    kind = rs[0].dtype.kind
+    if kind in "iu":
+        if name in _DIVISIONS and along is None:
+            div = jnp.any(xs[-1] == 0)
+            if name in _INT_OVERFLOWS and kind == "i":
+                ovf = jnp.any((xs[0] == np.iinfo(rs[0].dtype).min) & (xs[1] == -1))
+        return div, ovf, und, inv
+
+    def each(test, group, every):
+        v = functools.reduce(jnp.logical_and if every else jnp.logical_or,
+                             [test(x) for x in group], jnp.asarray(every))
+        return v if along is None else along(v, every)
+    inexact = [x for x in xs if x.dtype.kind in "fc"]
+    finite_in = each(jnp.isfinite, inexact, True)
+    nan_in = each(jnp.isnan, inexact, False)
+    if name in _POLES:
+        zero_in = jnp.ones((), bool)
+    elif along is None or name in _DIVISIONS:
+        zero_in = each(lambda x: x == 0, xs, False)
+    else:
+        zero_in = false
+    normal_in = false
+    if name in UNDERFLOWS:
+        normal_in = each(lambda x: x != 0, xs, True) & each(
+            lambda x: jnp.isfinite(x) & (jnp.abs(x) >= np.finfo(x.dtype).smallest_normal),
+            inexact, True)
+    for r in rs:
+        if r.dtype.kind not in "fc":
+            continue
+        inv = inv | jnp.any(jnp.isnan(r) & ~nan_in)
+        new_inf = jnp.isinf(r) & finite_in
+        div = div | jnp.any(new_inf & zero_in)
+        ovf = ovf | jnp.any(new_inf & ~zero_in)
+        if r.dtype.kind == "f":
+            und = und | jnp.any((jnp.abs(r) < np.finfo(r.dtype).smallest_normal) & normal_in)
+    return div, ovf, und, inv
+
+
+class ErrCheck:
+    """Which categories an eager call must check (NumPy's shared error state)."""
+    _cache = (None, None)  # (NumPy's error state object, its modes): one tuple, thread-safe
+
+    def modes(self):
+        """Per category of ``CATEGORIES``, 'raise' if it is checked, else None (None for all
+        when none is)."""
+        state = _extobj.get()  # NumPy's error state object: a new one whenever it changes
+        seen, modes = self._cache
+        if state is not seen:
+            err = np.geterr()
+            modes = tuple("raise" if err[c] == "raise" else None for c in CATEGORIES)
+            modes = modes if any(modes) else None
+            self._cache = (state, modes)
+        return modes
+
+    def raises(self, category):
+        """Whether ``category`` ("invalid", ...) is in mode 'raise'."""
+        modes = self.modes()
+        return modes is not None and modes[CATEGORIES.index(category)] == "raise"
+
+    def report(self, name, modes, found):
+        """NumPy's FloatingPointError for the first category checked and ``found`` (a sync)."""
+        found = jax.device_get(found)
+        for cat, mode, flag in zip(CATEGORIES, modes, found):
+            if mode and flag:
+                raise FloatingPointError(f"{_MESSAGES[cat]} encountered in {name}")
+
+
+errcheck = ErrCheck()
