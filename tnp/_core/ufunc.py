@@ -19,7 +19,7 @@ import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 from jax import lax
 
-from . import caches, dtypes, probe, write
+from . import caches, dtypes, host, placement, probe, write
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
 from .normalize import normalize_axes, out_arrays, single_out, to_jax, where_mask
@@ -56,6 +56,18 @@ _BY_NUMPY = {}  # NumPy ufunc -> the tnp ufunc implementing it (each registers i
 def for_numpy(np_ufunc):
     """The tnp ufunc for a NumPy ufunc object (None if there is none)."""
     return _BY_NUMPY.get(np_ufunc)
+
+
+def _host_tier(method):
+    """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.host``)."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if placement.routing:
+            r = host.call(getattr(self._np, method.__name__), args, kwargs)
+            if r is not host.DECLINED:
+                return r
+        return method(self, *args, **kwargs)
+    return call
 
 
 class ufunc:
@@ -125,6 +137,12 @@ class ufunc:
 
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if placement.routing:  # the host tier, for inputs on the host
+            if len(args) > self.nin and "out" not in kwargs:
+                args, kwargs = args[:self.nin], dict(kwargs, out=tuple(args[self.nin:]))
+            r = host.call(self._np, args, kwargs)
+            if r is not host.DECLINED:
+                return r
         # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by
         # ``_call``) and no error state to check: one dict lookup and the compiled kernel.
         if not kwargs and len(args) == self.nin:
@@ -238,6 +256,7 @@ class ufunc:
     def _method_kernel_uncached(self, method, static):
         return jax.jit(functools.partial(_METHODS[method], self, static))
 
+    @_host_tier
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
         self._binary_method("reduce")
@@ -266,6 +285,7 @@ class ufunc:
                                               init_h is not _NO_VALUE and init_h is not None))
         return _finish(kern(x, wh), out)
 
+    @_host_tier
     def accumulate(self, array, axis=0, dtype=None, out=None):
         self._binary_method("accumulate")
         x = _array(array)
@@ -292,6 +312,7 @@ class ufunc:
         kern = self._method_kernel("accumulate", (ax, res_dt, bool(include_initial)))
         return _finish(kern(x), out)
 
+    @_host_tier
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Segment reductions; the indices are read on the host (a sync for device indices)."""
         self._binary_method("reduceat")
@@ -317,6 +338,7 @@ class ufunc:
             x.shape[:ax] + (0,) + x.shape[ax + 1:], res_dt)
         return _finish(result, out)
 
+    @_host_tier
     def outer(self, A, B, /, **kwargs):
         if self.nin != 2:
             self._np.outer(np.zeros(1), np.zeros(1))  # NumPy's own error

@@ -1,0 +1,154 @@
+"""The host tier's execution: a call whose array inputs all live on the host runs NumPy's own
+function on them, so its results, warnings, errors and scalars are NumPy's by construction.
+
+``call`` runs a call here when it may (no device array among its arguments, and a host array
+among them or the placement mode ``"auto"``; under a JAX trace never) and returns DECLINED
+otherwise. Inputs are passed as read-only NumPy arrays (root buffers, or NumPy views of them
+through a view's lenses); the tnp arrays of ``out=`` are written by NumPy in place, under their
+roots' locks (``write.writing``). Array results are placed by ``placement.new_root`` (a large
+result goes to the device); NumPy's scalars are returned as they are (the device tier's 0-d
+stand-ins exist to keep a value on the device). A call that NumPy answers with a view of an input, or refuses because it
+would write an input, is declined too: the tnp implementation runs instead (it makes tnp views,
+and writes through the one write path).
+"""
+import jax
+import numpy as np
+from jax._src import core as _jcore  # the active trace (no public API for it)
+
+from . import placement, write
+from .ndarray import ndarray
+
+DECLINED = object()
+
+
+class _Device(Exception):
+    """An argument lives on the device."""
+
+
+def _operand(x):
+    """A tnp array's host value (``_Device`` for a device array), lists and tuples element by
+    element; anything else as it is."""
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        root = x._base
+        if root is None:
+            b = x._buf
+            if type(b) is np.ndarray:
+                return b
+            raise _Device
+        if type(root._buf) is np.ndarray:
+            return x._host()
+        raise _Device
+    if t is list or t is tuple:
+        return t(_operand(v) for v in x)
+    if isinstance(x, jax.Array):
+        raise _Device
+    return x
+
+
+def _has_array(args, kwargs):
+    def any_array(x):
+        if isinstance(x, ndarray):
+            return True
+        return (type(x) is list or type(x) is tuple) and any(map(any_array, x))
+    return any_array(args) or any_array(tuple(kwargs.values()))
+
+
+def call(numpy_fn, args, kwargs, may_view=True, unsupported=False):
+    """NumPy's ``numpy_fn(*args, **kwargs)`` on the host values of the arguments, its results
+    as tnp arrays, when the call runs on the host; DECLINED otherwise. ``may_view=False``:
+    ``numpy_fn`` never returns a view of an input (a ufunc). ``unsupported``: the device
+    refused the call's dtype (``dtypes.UnsupportedDtype``), so it runs here without device
+    inputs whatever the placement mode."""
+    try:
+        hargs = [_operand(a) for a in args]
+        hkwargs = {k: _operand(v) for k, v in kwargs.items()
+                   if k != "out" and v is not np._NoValue} if kwargs else {}  # not given
+    except _Device:
+        return DECLINED
+    if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
+        return DECLINED  # Python data only: placed on the device by the implementation
+    if not isinstance(_jcore.trace_ctx.trace, _jcore.EvalTrace):
+        return DECLINED  # traced: the implementation records it
+    out = kwargs.get("out") if kwargs else None
+    try:
+        if out is not None:
+            return _run_writing(numpy_fn, hargs, hkwargs, out)
+        result = numpy_fn(*hargs, **hkwargs)
+    except _Device:  # a device array as ``out``
+        return DECLINED
+    except ValueError as e:
+        if "read-only" in str(e):  # NumPy would write an input: the write path does
+            return DECLINED
+        raise
+    if type(result) is np.ndarray:
+        if may_view and result.base is not None and _shares(result, hargs, hkwargs):
+            return DECLINED
+        return placement.new_root(result)
+    if isinstance(result, np.generic):
+        return result
+    try:
+        return _wrap(result, hargs, hkwargs)
+    except _View:
+        return DECLINED
+
+
+class _View(Exception):
+    """NumPy's result shares memory with an input."""
+
+
+def _shares(r, hargs, hkwargs):
+    """Whether the NumPy array ``r`` is a view of one of the inputs."""
+    ids = _memory_ids((hargs, tuple(hkwargs.values())), set())
+    b = r
+    while b is not None:
+        if id(b) in ids:
+            return True
+        b = getattr(b, "base", None)
+    return False
+
+
+def _memory_ids(x, ids):
+    if isinstance(x, np.ndarray):
+        while x is not None:
+            ids.add(id(x))
+            x = getattr(x, "base", None)
+    elif type(x) is list or type(x) is tuple:
+        for v in x:
+            _memory_ids(v, ids)
+    return ids
+
+
+def _wrap(r, hargs, hkwargs):
+    if type(r) is np.ndarray:
+        if r.base is not None and _shares(r, hargs, hkwargs):
+            raise _View
+        return placement.new_root(r)
+    if type(r) is list or type(r) is tuple:
+        return type(r)(_wrap(v, hargs, hkwargs) for v in r)
+    if isinstance(r, tuple) and hasattr(r, "_fields"):  # namedtuple results
+        return type(r)(*(_wrap(v, hargs, hkwargs) for v in r))
+    return r
+
+
+def wrap_new(r):
+    """A NumPy result sharing no memory with a tnp array: an array as a new tnp array, a NumPy
+    scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them)."""
+    return placement.new_root(r) if type(r) is np.ndarray else r
+
+
+def _run_writing(numpy_fn, hargs, hkwargs, out):
+    outs = out if type(out) is tuple else (out,)
+    if any(o is not None and not isinstance(o, ndarray) for o in outs):
+        return DECLINED  # the implementation gives tnp's error for a foreign ``out``
+    held = [write.writing(r) for r in dict.fromkeys(o._root for o in outs if o is not None)]
+    for w in held:
+        w.__enter__()
+    try:
+        result = numpy_fn(*hargs, out=_operand(out), **hkwargs)
+    finally:
+        for w in reversed(held):
+            w.__exit__()
+    if type(result) is tuple:  # NumPy returned its ``out`` arrays: the tnp arrays written
+        return tuple(o if o is not None else wrap_new(r) for o, r in zip(outs, result))
+    return outs[0]
