@@ -113,10 +113,7 @@ def entry(impl, numpy_fn, host_tier=True):
         except dtypes.UnsupportedDtype:
             if not host_tier:
                 raise
-            r = host.call(numpy_fn, args, kwargs, unsupported=True)  # a NumPy-only dtype
-            if r is host.DECLINED:
-                raise
-            return r
+            return host.unsupported(numpy_fn, args, kwargs)
         except Exception as e:
             if not from_jax(e):
                 raise

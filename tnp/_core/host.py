@@ -25,9 +25,9 @@ class _Device(Exception):
     """An argument lives on the device."""
 
 
-def _operand(x):
-    """A tnp array's host value (``_Device`` for a device array), lists and tuples element by
-    element; anything else as it is."""
+def _operand(x, pull=False):
+    """A tnp array's host value (``_Device`` for a device array, or with ``pull`` a copy of
+    it), lists and tuples element by element; anything else as it is."""
     t = type(x)
     if t is ndarray or isinstance(x, ndarray):
         root = x._base
@@ -35,13 +35,16 @@ def _operand(x):
             b = x._buf
             if type(b) is np.ndarray:
                 return b
-            raise _Device
-        if type(root._buf) is np.ndarray:
+        elif type(root._buf) is np.ndarray:
+            return x._host()
+        if pull:
             return x._host()
         raise _Device
     if t is list or t is tuple:
-        return t(_operand(v) for v in x)
+        return t(_operand(v, pull) for v in x)
     if isinstance(x, jax.Array):
+        if pull:
+            return np.asarray(x)
         raise _Device
     return x
 
@@ -54,15 +57,23 @@ def _has_array(args, kwargs):
     return any_array(args) or any_array(tuple(kwargs.values()))
 
 
-def call(numpy_fn, args, kwargs, may_view=True, unsupported=False):
+def unsupported(numpy_fn, args, kwargs):
+    """A call the device refused for its dtype (``dtypes.UnsupportedDtype``: a NumPy-only
+    dtype among its inputs or its result) runs here whatever the placement mode, device inputs
+    copied to the host (a sync); under a JAX trace the error stands."""
+    r = call(numpy_fn, args, kwargs, unsupported=True)
+    if r is DECLINED:
+        raise
+    return r
+
+
+def call(numpy_fn, args, kwargs, unsupported=False):
     """NumPy's ``numpy_fn(*args, **kwargs)`` on the host values of the arguments, its results
-    as tnp arrays, when the call runs on the host; DECLINED otherwise. ``may_view=False``:
-    ``numpy_fn`` never returns a view of an input (a ufunc). ``unsupported``: the device
-    refused the call's dtype (``dtypes.UnsupportedDtype``), so it runs here without device
-    inputs whatever the placement mode."""
+    as tnp arrays, when the call runs on the host; DECLINED otherwise. ``unsupported``: see
+    ``unsupported``."""
     try:
-        hargs = [_operand(a) for a in args]
-        hkwargs = {k: _operand(v) for k, v in kwargs.items()
+        hargs = [_operand(a, unsupported) for a in args]
+        hkwargs = {k: _operand(v, unsupported) for k, v in kwargs.items()
                    if k != "out" and v is not np._NoValue} if kwargs else {}  # not given
     except _Device:
         return DECLINED
@@ -82,7 +93,7 @@ def call(numpy_fn, args, kwargs, may_view=True, unsupported=False):
             return DECLINED
         raise
     if type(result) is np.ndarray:
-        if may_view and result.base is not None and _shares(result, hargs, hkwargs):
+        if _shares(result, hargs, hkwargs):  # (asarray: an input itself)
             return DECLINED
         return placement.new_root(result)
     if isinstance(result, np.generic):
@@ -121,7 +132,7 @@ def _memory_ids(x, ids):
 
 def _wrap(r, hargs, hkwargs):
     if type(r) is np.ndarray:
-        if r.base is not None and _shares(r, hargs, hkwargs):
+        if _shares(r, hargs, hkwargs):
             raise _View
         return placement.new_root(r)
     if type(r) is list or type(r) is tuple:
@@ -141,7 +152,8 @@ def _run_writing(numpy_fn, hargs, hkwargs, out):
     outs = out if type(out) is tuple else (out,)
     if any(o is not None and not isinstance(o, ndarray) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
-    held = [write.writing(r) for r in dict.fromkeys(o._root for o in outs if o is not None)]
+    roots = {id(o._root): o._root for o in outs if o is not None}
+    held = [write.writing(r) for r in roots.values()]
     for w in held:
         w.__enter__()
     try:

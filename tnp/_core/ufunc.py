@@ -62,11 +62,15 @@ def _host_tier(method):
     """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.host``)."""
     @functools.wraps(method)
     def call(self, *args, **kwargs):
+        numpy_method = getattr(self._np, method.__name__)
         if placement.routing:
-            r = host.call(getattr(self._np, method.__name__), args, kwargs)
+            r = host.call(numpy_method, args, kwargs)
             if r is not host.DECLINED:
                 return r
-        return method(self, *args, **kwargs)
+        try:
+            return method(self, *args, **kwargs)
+        except dtypes.UnsupportedDtype:
+            return host.unsupported(numpy_method, args, kwargs)
     return call
 
 
@@ -145,18 +149,22 @@ class ufunc:
                 return r
         # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by
         # ``_call``) and no error state to check: one dict lookup and the compiled kernel.
-        if not kwargs and len(args) == self.nin:
-            keys = tuple(_fast_key(a) for a in args)
-            kernel = self._fast.get(keys)
-            if kernel is not None and _errcheck.modes() is None:
-                try:
-                    results = kernel(*(a._value if type(a) is ndarray else a for a in args))[0]
-                except (TypeError, ValueError):  # e.g. mismatched shapes: NumPy's error
-                    return self._call(*args)
-                if self.nout == 1:
-                    return ndarray._wrap(results[0])
-                return tuple(ndarray._wrap(r) for r in results)
-        return self._call(*args, **kwargs)
+        try:
+            if not kwargs and len(args) == self.nin:
+                keys = tuple(_fast_key(a) for a in args)
+                kernel = self._fast.get(keys)
+                if kernel is not None and _errcheck.modes() is None:
+                    try:
+                        results = kernel(*(a._value if type(a) is ndarray else a
+                                           for a in args))[0]
+                    except (TypeError, ValueError):  # e.g. mismatched shapes: NumPy's error
+                        return self._call(*args)
+                    if self.nout == 1:
+                        return ndarray._wrap(results[0])
+                    return tuple(ndarray._wrap(r) for r in results)
+            return self._call(*args, **kwargs)
+        except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
+            return host.unsupported(self._np, args, kwargs)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
