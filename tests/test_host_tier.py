@@ -265,3 +265,27 @@ def test_str_and_structured_operations():
     d, td = np.arange("2016-07-01", "2016-07-05", dtype="M8[D]"), tnp.arange(
         "2016-07-01", "2016-07-05", dtype="M8[D]")
     same(td[1:] - td[:-1], d[1:] - d[:-1])
+
+
+def test_tnp_ext_placement_sets_and_restores():
+    before = tnp_ext.current_placement()
+    with tnp_ext.placement("auto", threshold=100):
+        assert tnp_ext.current_placement() == ("auto", 100)
+        assert tnp.arange(5)._on_host and not tnp.arange(500)._on_host
+    assert tnp_ext.current_placement() == before
+
+
+def test_host_array_protocols(auto):
+    """What NumPy's own arrays answer: device, hashable elements, pickling, iteration."""
+    import pickle
+    a, t = np.arange(4.), tnp.arange(4.)
+    assert t.device == a.device == "cpu"
+    assert {t[1]: 1} == {a[1]: 1}
+    back = pickle.loads(pickle.dumps(t))
+    assert back._on_host
+    same(back, a)
+    assert [type(v) for v in t] == [type(v) for v in a]
+    assert bool(t[1]) is bool(a[1]) and float(t[2]) == float(a[2])
+    moved = t.to_device(tnp.asarray(jnp.ones(1)).device)
+    assert not moved._on_host
+    same(moved, a)

@@ -294,7 +294,9 @@ def _host_tier(name, method):
 
 
 # Methods NumPy's would run differently: tnp's own view, export and pickling protocols.
-_TNP_ONLY = frozenset({"view", "to_device", "tobytes", "tofile", "dump", "dumps", "setflags"})
+# (``resize`` counts the references to its array: a wrapper's frame would hold one more.)
+_TNP_ONLY = frozenset({"view", "to_device", "tobytes", "tofile", "dump", "dumps", "setflags",
+                       "resize"})
 
 for _name, _member in list(vars(_Methods).items()):
     if _name not in ("__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"):

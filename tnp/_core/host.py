@@ -109,7 +109,9 @@ class _View(Exception):
 
 
 def _shares(r, hargs, hkwargs):
-    """Whether the NumPy array ``r`` is a view of one of the inputs."""
+    """Whether the NumPy array ``r`` is one of the inputs or a view of one."""
+    if r.base is None:  # a fresh array, unless it is an input itself
+        return any(r is h for h in hargs) or any(r is h for h in hkwargs.values())
     ids = _memory_ids((hargs, tuple(hkwargs.values())), set())
     b = r
     while b is not None:

@@ -195,6 +195,8 @@ class ndarray:
 
     @property
     def device(self):
+        if type(self._root._buf) is np.ndarray:
+            return "cpu"  # the host tier: NumPy's own answer
         v = self._value
         return v.device if hasattr(v, "device") else None
 

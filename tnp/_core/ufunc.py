@@ -142,7 +142,7 @@ class ufunc:
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if placement.routing:  # the host tier, for inputs on the host
-            if len(args) > self.nin and "out" not in kwargs:
+            if self.nin < len(args) <= self.nargs and "out" not in kwargs:
                 args, kwargs = args[:self.nin], dict(kwargs, out=tuple(args[self.nin:]))
             r = host.call(self._np, args, kwargs)
             if r is not host.DECLINED:
