@@ -2,7 +2,6 @@
 import numpy as np
 import pytest
 
-
 from engine import check
 from strategies import ALL_DTYPES
 

@@ -25,9 +25,36 @@ class _Device(Exception):
     """An argument lives on the device."""
 
 
-def _operand(x, pull=False):
+_SCALARS = frozenset({int, float, complex, bool})
+
+
+def operands(numpy_fn, args):
+    """``numpy_fn(*args)``'s result (arrays placed) when every argument is a host root or a
+    Python scalar and nothing is traced (the operators' case: a ufunc, whose results are new
+    arrays); None otherwise."""
+    vals = []
+    for a in args:
+        t = type(a)
+        if t is ndarray and a._base is None and type(a._buf) is np.ndarray:
+            vals.append(a._buf)
+        elif t in _SCALARS:
+            vals.append(a)
+        else:
+            return None
+    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+        return None
+    r = numpy_fn(*vals)
+    if type(r) is np.ndarray:
+        return placement.new_root(r)
+    if type(r) is tuple:
+        return tuple(placement.new_root(v) if type(v) is np.ndarray else v for v in r)
+    return r
+
+
+def _operand(x, pull=False, depth=0):
     """A tnp array's host value (``_Device`` for a device array, or with ``pull`` a copy of
-    it), lists and tuples element by element; anything else as it is."""
+    it), in lists and tuples too (two levels deep and 64 long at most: longer data is NumPy's
+    to convert, through ``__array__``); anything else as it is."""
     t = type(x)
     if t is ndarray or isinstance(x, ndarray):
         root = x._base
@@ -41,7 +68,10 @@ def _operand(x, pull=False):
             return x._host()
         raise _Device
     if t is list or t is tuple:
-        return t(_operand(v, pull) for v in x)
+        if depth >= 2 or len(x) > 64:
+            return x
+        conv = [_operand(v, pull, depth + 1) for v in x]
+        return x if all(c is v for c, v in zip(conv, x)) else t(conv)
     if isinstance(x, jax.Array):
         if pull:
             return np.asarray(x)
@@ -50,11 +80,12 @@ def _operand(x, pull=False):
 
 
 def _has_array(args, kwargs):
-    def any_array(x):
+    def any_array(x, depth):
         if isinstance(x, ndarray):
             return True
-        return (type(x) is list or type(x) is tuple) and any(map(any_array, x))
-    return any_array(args) or any_array(tuple(kwargs.values()))
+        return (type(x) is list or type(x) is tuple) and depth < 3 and len(x) <= 64 and any(
+            any_array(v, depth + 1) for v in x)
+    return any_array(args, 0) or any_array(tuple(kwargs.values()), 0)
 
 
 def unsupported(numpy_fn, args, kwargs):
@@ -79,7 +110,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return DECLINED
     if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
-    if not isinstance(_jcore.trace_ctx.trace, _jcore.EvalTrace):
+    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
         return DECLINED  # traced: the implementation records it
     out = kwargs.get("out") if kwargs else None
     try:
@@ -111,7 +142,10 @@ class _View(Exception):
 def _shares(r, hargs, hkwargs):
     """Whether the NumPy array ``r`` is one of the inputs or a view of one."""
     if r.base is None:  # a fresh array, unless it is an input itself
-        return any(r is h for h in hargs) or any(r is h for h in hkwargs.values())
+        for h in hargs:
+            if r is h:
+                return True
+        return any(r is h for h in hkwargs.values())
     ids = _memory_ids((hargs, tuple(hkwargs.values())), set())
     b = r
     while b is not None:

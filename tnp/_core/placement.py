@@ -79,6 +79,6 @@ def new_root(host):
         routing = True
         if host.base is not None and not host.flags.owndata:
             host = host.copy()  # a root's buffer owns its memory (its writeable flag is ours)
-        host.flags.writeable = False  # written only through the write path
+        host.setflags(write=False)  # written only through the write path
         return ndarray._wrap_host(host)
     return ndarray._wrap(jax.device_put(dtypes.native(host)))

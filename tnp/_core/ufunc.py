@@ -142,6 +142,10 @@ class ufunc:
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if placement.routing:  # the host tier, for inputs on the host
+            if not kwargs:
+                r = host.operands(self._np, args)
+                if r is not None:
+                    return r
             if self.nin < len(args) <= self.nargs and "out" not in kwargs:
                 args, kwargs = args[:self.nin], dict(kwargs, out=tuple(args[self.nin:]))
             r = host.call(self._np, args, kwargs)

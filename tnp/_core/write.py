@@ -418,12 +418,12 @@ class writing:
 
     def __enter__(self):
         self._lock.acquire()
-        self._root._buf.flags.writeable = True
+        self._root._buf.setflags(write=True)
         return self._root._buf
 
     def __exit__(self, *exc):
         try:
-            self._root._buf.flags.writeable = False
+            self._root._buf.setflags(write=False)
             self._root._version += 1
         finally:
             self._lock.release()
