@@ -146,9 +146,11 @@ class ufunc:
                 r = host.operands(self._np, args)
                 if r is not None:
                     return r
-            if self.nin < len(args) <= self.nargs and "out" not in kwargs:
-                args, kwargs = args[:self.nin], dict(kwargs, out=tuple(args[self.nin:]))
-            r = host.call(self._np, args, kwargs)
+            hargs, hkwargs = args, kwargs
+            if self.nin < len(args) <= self.nargs and "out" not in kwargs:  # positional out
+                hargs = args[:self.nin]
+                hkwargs = dict(kwargs, out=args[self.nin:] + (None,) * (self.nargs - len(args)))
+            r = host.call(self._np, hargs, hkwargs)
             if r is not host.DECLINED:
                 return r
         # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by
