@@ -125,6 +125,11 @@ class _Methods:
     def __setitem__(self, index, value):
         write.assign(self, value, index=index)
 
+    def __round__(self, ndigits=None):
+        if not self._scalar:  # NumPy's arrays have no __round__; its scalars do
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        return round(self._scalar_host()[()], ndigits)
+
     def __array_namespace__(self, *, api_version=None):
         return _ns
 
@@ -289,7 +294,10 @@ def _host_tier(name, method):
             r = host.call(numpy_method, (self,) + args, kwargs)
             if r is not host.DECLINED:
                 return r
-        return method(self, *args, **kwargs)
+        try:
+            return method(self, *args, **kwargs)
+        except dtypes.UnsupportedDtype:  # a NumPy-only dtype asked for: NumPy's, on the host
+            return host.unsupported(numpy_method, (self,) + args, kwargs)
     return call
 
 
