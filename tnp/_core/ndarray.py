@@ -145,7 +145,8 @@ class ndarray:
         if host.dtype not in dtypes.SUPPORTED:
             raise dtypes.unsupported_dtype_error(host.dtype)
         syncs.record("to_device")
-        v = jax.device_put(dtypes.native(host))
+        with tracing.outside_trace():  # concrete, even when first needed under a trace
+            v = jax.device_put(dtypes.native(host))
         self._cache = (version, v)
         return v
 

@@ -342,7 +342,9 @@ def assign(target, value, index=None, where=None):
     if not target._writeable:
         raise ValueError("assignment destination is read-only")
     if type(target._root._buf) is np.ndarray:
-        return _assign_host(target, value, index, where)
+        if isinstance(current_trace(), _jcore.EvalTrace):
+            return _assign_host(target, value, index, where)
+        to_device(target._root)  # a traced write: the device tier records it
     mask = _whole_mask(target, index, value)
     if mask is not None:  # a[mask] = scalar: a masked write, no data-dependent shape, no sync
         index, where = None, mask
@@ -428,6 +430,14 @@ class writing:
         finally:
             self._lock.release()
         return False
+
+
+def to_device(root):
+    """Move a host root to the device tier (its buffer becomes its device copy)."""
+    with lock_of(root):
+        if type(root._buf) is np.ndarray:
+            root._buf = root._device_copy()
+            root._version += 1
 
 
 def _assign_host(target, value, index, where):
