@@ -5,6 +5,7 @@ a case may add its own), a zero-argument callable built from shared inputs. Each
 (compiles), then the implementations are timed in turns, ``repeats`` samples each, with JAX
 results blocked on; medians and ratios are reported.
 """
+import contextlib
 import dataclasses
 import statistics
 import time
@@ -22,6 +23,7 @@ class Case:
     size: object
     make: Callable[[], dict]  # -> {impl name: zero-argument callable}
     repeats: int = None  # overrides the runner's count (slow cases: subprocesses)
+    context: Callable = None  # a context manager factory the case is built and timed in
 
 
 def block(x):
@@ -37,6 +39,8 @@ def block(x):
 
 def _block_one(x):
     if isinstance(x, ndarray):
+        if x._on_host:  # the host tier: NumPy has finished
+            return
         x = x._value  # the root's buffer, or a view's read through its lenses
     if isinstance(x, jax.Array):
         x.block_until_ready()
@@ -55,6 +59,11 @@ def run_case(case, repeats, sample_s=2e-3, warmup=2):
     machine's load falls on all of them alike; each turn starts with one untimed call, and its
     sample is a batch of calls lasting about ``sample_s`` (each result blocked on), so that
     microsecond calls are not timer noise."""
+    with (case.context() if case.context is not None else contextlib.nullcontext()):
+        return _run_case(case, repeats, sample_s, warmup)
+
+
+def _run_case(case, repeats, sample_s, warmup):
     fns = case.make()
     if case.repeats is not None:
         repeats = case.repeats
@@ -81,5 +90,5 @@ def run_case(case, repeats, sample_s=2e-3, warmup=2):
 # The ratios reported: tnp eager against NumPy and jax.numpy eager, tnp_ext.jit against
 # hand-written jax.jit and NumPy, and hand-written jax.jit against NumPy (what XLA itself gains
 # on the machine, the reference for tnp_ext.jit/numpy).
-RATIOS = (("tnp", "numpy"), ("tnp", "jax"), ("tnp_ext.jit", "jax.jit"), ("tnp_ext.jit", "numpy"),
+RATIOS = (("tnp", "numpy"), ("tnp", "jax"), ("tnp host", "numpy"), ("tnp host", "tnp"), ("tnp_ext.jit", "jax.jit"), ("tnp_ext.jit", "numpy"),
           ("jax.jit", "numpy"))

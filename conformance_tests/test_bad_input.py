@@ -70,21 +70,10 @@ def check_bad(body, *inputs):
             assert_same(a, e, path=f"argument {i} after the call")
 
 
-# Documented unsupported features: id -> the NumPy behaviour not matched and why.
-KNOWN = {
-    "str-ufunc-logical_and": "NumPy's logical_and(float array, 'a') makes a str array and "
-                             "returns [False, True, True]; str arrays are not supported "
-                             "(README 'Known differences')",
-    "concatenate-str": "NumPy reports the ndim mismatch (ValueError) of [a, 'ab'] before any "
-                       "dtype question; tnp rejects the str array first (TypeError): str "
-                       "arrays are not supported (README 'Known differences')",
-}
-
 CASES = []
 
 
 def case(id_, body, *inputs, xfail=None):
-    xfail = xfail or KNOWN.get(id_)
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
     CASES.append(pytest.param(body, inputs, id=id_, marks=marks))
 
@@ -354,19 +343,13 @@ case("dtype-iinfo-bad", lambda xp: xp.iinfo("bogus"))
 case("dtype-issubdtype-bad", lambda xp: xp.issubdtype("bogus", xp.floating))
 case("dtype-frombuffer-bad", lambda xp: xp.frombuffer(b"\x00" * 3, dtype="f8"))
 
-UNSUPPORTED = ("dtypes XLA cannot hold (README 'Known differences'): NumPy makes an array of "
-               "dtype {}; tnp raises TypeError naming it")
-case("dtype-unsupported-object", lambda xp: xp.zeros(2, dtype=object),
-     xfail=UNSUPPORTED.format("object"))
-case("dtype-unsupported-str", lambda xp: xp.array(["a", "b"]), xfail=UNSUPPORTED.format("str"))
-case("dtype-unsupported-bytes", lambda xp: xp.zeros(2, dtype="S3"),
-     xfail=UNSUPPORTED.format("bytes"))
-case("dtype-unsupported-datetime", lambda xp: xp.zeros(2, dtype="M8[s]"),
-     xfail=UNSUPPORTED.format("datetime64"))
-case("dtype-unsupported-timedelta", lambda xp: xp.zeros(2, dtype="m8[s]"),
-     xfail=UNSUPPORTED.format("timedelta64"))
-case("dtype-unsupported-longdouble", lambda xp: xp.zeros(2, dtype=xp.longdouble),
-     xfail=UNSUPPORTED.format("longdouble"))
+# Dtypes XLA cannot hold: NumPy's own arrays on the host tier.
+case("dtype-host-object", lambda xp: xp.zeros(2, dtype=object))
+case("dtype-host-str", lambda xp: xp.array(["a", "b"]))
+case("dtype-host-bytes", lambda xp: xp.zeros(2, dtype="S3"))
+case("dtype-host-datetime", lambda xp: xp.zeros(2, dtype="M8[s]"))
+case("dtype-host-timedelta", lambda xp: xp.zeros(2, dtype="m8[s]"))
+case("dtype-host-longdouble", lambda xp: xp.zeros(2, dtype=xp.longdouble))
 
 # ------------------------------------------------------------------------------------------
 # Casting: casting= rules, astype, copyto, out= of wrong dtype/shape/type

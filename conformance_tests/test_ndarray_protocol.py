@@ -151,3 +151,11 @@ def test_byteswap_read_only():
         a.setflags(write=False)
         return a.byteswap(inplace=True)
     check(body, np.arange(4, dtype=np.int32))
+
+
+@pytest.mark.parametrize("ndigits", [None, 0, 2])
+def test_round_of_a_scalar_result(ndigits):
+    """``round()`` takes what NumPy returns as a scalar, and refuses an array as NumPy does."""
+    a = np.array([1.2345, 2.5, 7.125])
+    assert repr(round(tnp.asarray(a).mean(), ndigits)) == repr(round(a.mean(), ndigits))
+    check(lambda xp, x: round(x, ndigits), a[:1].reshape(()))

@@ -81,8 +81,9 @@ def explain(exc):
     what = f"{type(exc).__module__}.{type(exc).__qualname__}".replace("builtins.", "")
     m = _DTYPE_MSG.search(str(exc))
     if isinstance(exc, TypeError) and m:
-        return (f"{m.group(2)} arrays are not supported on JAX ({m.group(1)}): tnp holds bool, "
-                f"integer, float and complex arrays only; keep {m.group(2)} data in NumPy")
+        return (f"{m.group(2)} arrays live on the host tier (NumPy), and this operation "
+                f"needed the device ({m.group(1)}): XLA holds bool, integer, float and "
+                f"complex arrays only")
     if isinstance(exc, TnpTracingError):
         return f"a NumPy operation that needs concrete values ran under a JAX trace: {text}"
     name = _fallback_name(exc)

@@ -8,10 +8,11 @@ from .control_flow import cond, fori_loop, map, scan, switch, while_loop
 from .nn import (avg_pool, conv, dynamic_slice, dynamic_update_slice, erf, eval_on_shapes, expit,
                  log_softmax, logsumexp, max_pool, sigmoid, softmax, sort_key_val)
 from .export import deserialize, export
+from .placement import current_placement, placement
 
 __all__ = ["jit", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "jvp", "vjp",
            "linearize", "stop_gradient", "custom_jvp", "custom_vjp", "checkpoint", "remat",
            "cond", "switch", "while_loop", "fori_loop", "scan", "map", "conv", "max_pool",
            "avg_pool", "logsumexp", "softmax", "log_softmax", "sigmoid", "expit", "erf",
            "dynamic_slice", "dynamic_update_slice", "sort_key_val", "eval_on_shapes", "export",
-           "deserialize"]
+           "deserialize", "placement", "current_placement"]

@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
-from . import devices, dtypes, indexing, lenses, probe, roots, syncs, write
+from . import devices, dtypes, host, indexing, lenses, probe, roots, syncs, write
 from .flags import Flags, FlatIter, copy_order, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray
@@ -111,6 +111,8 @@ class _Methods:
         self.flat[...] = value
 
     def __getitem__(self, index):
+        if type(self._root._buf) is np.ndarray:  # the host tier: NumPy indexes
+            return _getitem_host(self, index)
         plan = indexing.parse(self._shape, index)
         if type(plan) is indexing.BasicPlan:
             if plan.scalar:
@@ -126,6 +128,11 @@ class _Methods:
     def __setitem__(self, index, value):
         write.assign(self, value, index=index)
 
+    def __round__(self, ndigits=None):
+        if not self._scalar:  # NumPy's arrays have no __round__; its scalars do
+            raise TypeError("type numpy.ndarray doesn't define __round__ method")
+        return round(self._scalar_host()[()], ndigits)
+
     def __array_namespace__(self, *, api_version=None):
         return _ns
 
@@ -135,11 +142,14 @@ class _Methods:
         (``order='F'``, a transpose, their views), C-contiguous otherwise."""
         if copy is False:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
-        syncs.record("to_numpy")
-        if copy_order(self, "K") == "F":
-            arr = np.asfortranarray(np.asarray(self._value))
+        if type(self._root._buf) is np.ndarray:  # the host tier: NumPy's own copy, order 'K'
+            arr = np.array(self._host())  # (a copy: the buffer is written by tnp only)
         else:
-            arr = np.array(self._value)
+            syncs.record("to_numpy")
+            if copy_order(self, "K") == "F":
+                arr = np.asfortranarray(np.asarray(self._value))
+            else:
+                arr = np.array(self._value)
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __reduce__(self):
@@ -306,8 +316,35 @@ class _Methods:
             raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
         return devices.place(self, device)
 
+def _host_tier(name, method):
+    """``method`` of an array on the host: NumPy's own ``ndarray.<name>`` on its host value
+    when the call runs there (``host.call``: an in-place method NumPy would run on the
+    read-only buffer is declined and goes through the write path)."""
+    numpy_method = getattr(np.ndarray, name)
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if type(self._root._buf) is np.ndarray:
+            r = host.call(numpy_method, (self,) + args, kwargs)
+            if r is not host.DECLINED:
+                return r
+        try:
+            return method(self, *args, **kwargs)
+        except dtypes.UnsupportedDtype:  # a NumPy-only dtype asked for: NumPy's, on the host
+            return host.unsupported(numpy_method, (self,) + args, kwargs)
+    return call
+
+
+# Methods NumPy's would run differently: tnp's own view, export and pickling protocols.
+# (``resize`` counts the references to its array: a wrapper's frame would hold one more.)
+_TNP_ONLY = frozenset({"view", "to_device", "tobytes", "tofile", "dump", "dumps", "setflags",
+                       "resize"})
+
 for _name, _member in list(vars(_Methods).items()):
     if _name not in ("__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"):
+        if (isinstance(_member, type(_host_tier)) and not _name.startswith("_")
+                and _name not in _TNP_ONLY and hasattr(np.ndarray, _name)):
+            _member = _host_tier(_name, _member)
         setattr(ndarray, _name, _member)
 
 
@@ -367,6 +404,24 @@ _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
 _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
 
 
+def _getitem_host(a, index):
+    """``a[index]`` for a host-tier array: a basic index makes a tnp view (a lens, as on the
+    device), anything else NumPy's own result (an element, or a copy), placed as a new array."""
+    if type(index) is int and len(a._shape) == 1:  # the element loop's case, at NumPy's cost
+        r = a._host()[index]
+    elif type(index) is str and a._dtype.names and index in a._dtype.fields:
+        field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes
+        if field.subdtype is None:
+            return a._view(("field", (field, offset)), (), a._shape, field)
+        r = a._host()[index]  # a subarray field: NumPy's value, a copy
+    else:
+        plan = indexing.parse(a._shape, index)
+        if type(plan) is indexing.BasicPlan and not plan.scalar:
+            return a._view(plan.lens, plan.dyn, plan.shape)
+        r = a._host()[write.host_operand(index)]
+    return host.wrap_new(r)
+
+
 def _binary(ufunc_name):
     def op(self, other):
         return _ufunc(ufunc_name)(self, other)
@@ -410,7 +465,7 @@ ndarray.__pow__ = _pow
 def _compare(ufunc_name):
     def op(self, other):
         if ufunc_name in ("equal", "not_equal") and (
-                other is None or isinstance(other, (str, bytes))):
+                other is None or isinstance(other, (str, bytes))) and not self._on_host:
             return _ns.full(self._shape, ufunc_name == "not_equal")  # NumPy's answer
         return getattr(_ns, ufunc_name)(self, other)
     return op

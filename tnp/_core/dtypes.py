@@ -17,11 +17,16 @@ WEAK_PLACEHOLDER = {int: 0, float: 0.0, complex: 0j}
 PY_SCALARS = (bool, int, float, complex)
 
 
+class UnsupportedDtype(TypeError):
+    """A dtype the device (XLA) cannot hold: such arrays live on the host tier."""
+
+
 def unsupported_dtype_error(dt):
     kind = _UNSUPPORTED_KINDS.get(dt.kind, str(dt))
-    return TypeError(
-        f"tnp: dtype {dt!r} ({kind}) cannot be held on JAX/XLA; tnp supports bool, int8-64, "
-        f"uint8-64, float16/32/64 and complex64/128. Use numpy for {kind} arrays.")
+    return UnsupportedDtype(
+        f"tnp: dtype {dt!r} ({kind}) cannot be held on JAX/XLA; this operation needs the "
+        f"device (bool, int8-64, uint8-64, float16/32/64 and complex64/128); {kind} arrays "
+        f"live on the host, where NumPy runs operations whose inputs are all on the host.")
 
 
 # NumPy has two type codes for some dtypes ('L'/'Q' are both uint64, 'l'/'q' both int64 on

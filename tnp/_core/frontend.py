@@ -10,8 +10,8 @@ hold for every call is decided here, once:
   where the error depends on the data, on host copies of the arguments. If NumPy accepts the call,
   the original exception propagates (a tnp bug, chained for the report). The device running out
   of memory is a MemoryError, as in NumPy.
-- **Where a call runs** (the host tier, lazy fusion) will be decided here, for every function
-  alike.
+- **Where a call runs**: a call whose array inputs all live on the host (``placement``) runs
+  NumPy's own function there (``host.run``); any device input runs the implementation.
 
 Arguments are converted by the implementation, with the one normaliser's annotations and
 converters (``normalize``). A ufunc object is entered through its own ``__call__`` and methods,
@@ -25,7 +25,7 @@ import os
 import jax
 import numpy as np
 
-from . import probe
+from . import dtypes, host, placement, probe
 from .ndarray import ndarray
 
 _JAX_DIRS = tuple(os.path.dirname(m.__file__) + os.sep for m in (jax, jax.lib))
@@ -98,12 +98,22 @@ def numpy_exception(numpy_fn, args, kwargs):
     return None
 
 
-def entry(impl, numpy_fn):
-    """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``."""
+def entry(impl, numpy_fn, host_tier=True):
+    """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
+    ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
+    streams and state)."""
     @functools.wraps(impl)
     def call(*args, **kwargs):
+        if host_tier and placement.routing:
+            r = host.call(numpy_fn, args, kwargs)
+            if r is not host.DECLINED:
+                return r
         try:
             return impl(*args, **kwargs)
+        except dtypes.UnsupportedDtype:
+            if not host_tier:
+                raise
+            return host.unsupported(numpy_fn, args, kwargs)
         except Exception as e:
             if not from_jax(e):
                 raise

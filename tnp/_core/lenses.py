@@ -193,3 +193,47 @@ def chain_put(chain, root, dyns, value):
 @caches.kernel_cache
 def get_kernel(chain):
     return jax.jit(functools.partial(chain_get, chain))
+
+
+# ---- the host tier: the same lenses as NumPy views of a host root's buffer -------------------
+def _host_index(static, x, los):
+    spans, steps, shape, _ = static
+    if not x.ndim:
+        return x.reshape(shape)
+    idx = []
+    for lo, span, step in zip(los, spans, steps):
+        lo = int(lo)
+        if step > 0:
+            idx.append(slice(lo, lo + span, step))
+        else:  # the last ``(span - 1) // -step + 1`` elements of the span, reversed
+            idx.append(slice(lo + span - 1 - (span - 1) % -step if span else lo,
+                             lo - 1 if lo else None, step))
+    return x[tuple(idx)].reshape(shape)
+
+
+def _host_field(static, x, _):
+    dtype, offset = static
+    field = np.dtype({"names": ["f"], "formats": [dtype], "offsets": [offset],
+                      "itemsize": x.dtype.itemsize})
+    return x.view(field)["f"]
+
+
+HOST_GETS = {
+    "bitcast": lambda static, x, _: x.view(static[0]).reshape(static[1]),
+    "field": _host_field,
+    "index": _host_index,
+    "transpose": lambda perm, x, _: x.transpose(perm),
+    "reshape": lambda shapes, x, _: x.reshape(shapes[1]),
+    "real": lambda _, x, __: x.real,
+    "imag": lambda _, x, __: x.imag,
+    "diagonal": lambda static, x, _: np.diagonal(x, *static),
+    "broadcast": lambda shape, x, _: np.broadcast_to(x, shape),
+}
+
+
+def host_get(chain, dyns, root):
+    """The view of the host array ``root`` through ``chain``, as a NumPy view of it."""
+    x = root
+    for (kind, static), dyn in zip(chain, dyns):
+        x = HOST_GETS[kind](static, x, dyn)
+    return x

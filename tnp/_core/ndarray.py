@@ -1,6 +1,7 @@
 """``tnp.ndarray``'s storage: a mutable NumPy array whose data lives in a ``jax.Array``.
 
-An ndarray is either a *root*, owning a ``jax.Array`` buffer, or a *view*: its root plus a chain
+An ndarray is either a *root*, owning a ``jax.Array`` buffer (the device tier) or a
+``numpy.ndarray`` one (the host tier, see ``placement``), or a *view*: its root plus a chain
 of lenses (see ``lenses``) that reads the view's value from the root and writes through to it.
 A view caches its value until its root's version changes. All writes go through ``write.assign``.
 This module holds what the array is (its buffer, views, value, attributes, conversions to host
@@ -26,7 +27,8 @@ class ndarray:
     # ---- construction (internal) ------------------------------------------------------------
     @classmethod
     def _wrap(cls, buf, writeable=True):
-        """A new root owning the jax.Array ``buf`` (no copy, no checks: also takes tracers)."""
+        """A new root owning ``buf``: a jax.Array (no copy, no checks: also takes tracers), or a
+        read-only numpy.ndarray that owns its memory (the host tier: ``placement.new_root``)."""
         self = object.__new__(cls)
         self._buf = buf
         self._base = None
@@ -42,6 +44,25 @@ class ndarray:
         self._writeable = writeable
         self._exported = False
         self._trace = tracing.current_trace()  # writes under another trace are refused
+        self._rshape = None
+        return self
+
+    @classmethod
+    def _wrap_host(cls, buf):
+        """A new host-tier root owning the read-only NumPy array ``buf`` (``placement``)."""
+        self = object.__new__(cls)
+        self._buf = buf
+        self._base = None
+        self._lens = self._dyn = ()
+        self._shape = buf.shape
+        dt = buf.dtype
+        self._dtype = dtypes.CANONICAL.get(dt, dt)
+        self._scalar = False
+        self._version = 0
+        self._cache = None
+        self._writeable = True
+        self._exported = False
+        self._trace = None  # NumPy's data belongs to no trace
         self._rshape = None
         return self
 
@@ -93,7 +114,9 @@ class ndarray:
         root = self._base
         if root is None:
             b = self._buf
-            return b if type(b) is _ArrayImpl else roots.buffer(self)  # (thread safety: roots)
+            if type(b) is _ArrayImpl:
+                return b
+            return self._device_copy() if type(b) is np.ndarray else roots.buffer(self)
         chain, dyns = self._chain()
         c = self._cache
         version = root._version  # before the buffer: a cache is never labelled newer than it
@@ -101,10 +124,42 @@ class ndarray:
             return c[1]
         b = root._buf
         if type(b) is not _ArrayImpl:
-            b = roots.buffer(root)
+            b = root._device_copy() if type(b) is np.ndarray else roots.buffer(root)
         v = lenses.get_kernel(chain)(b, dyns)
         self._cache = (version, v)
         return v
+
+    # ---- the host tier: a root whose buffer is a numpy.ndarray ------------------------------
+    @property
+    def _on_host(self):
+        return type(self._root._buf) is np.ndarray
+
+    def _device_copy(self):
+        """A host root's value on the device, copied once per version (so a small array used
+        in a loop with device arrays moves once)."""
+        c = self._cache
+        version = self._version
+        if c is not None and c[0] == version:
+            return c[1]
+        host = self._buf
+        if host.dtype not in dtypes.SUPPORTED:
+            raise dtypes.unsupported_dtype_error(host.dtype)
+        syncs.record("to_device")
+        with tracing.outside_trace():  # concrete, even when first needed under a trace
+            v = jax.device_put(dtypes.native(host))
+        self._cache = (version, v)
+        return v
+
+    def _host(self):
+        """The array's value as a NumPy array: for the host tier, the root's buffer or a NumPy
+        view of it through the lenses (read-only: writes go through ``write``); otherwise a
+        copy from the device (a sync)."""
+        root = self._root
+        b = root._buf
+        if type(b) is np.ndarray:
+            return b if root is self else lenses.host_get(*self._chain(), b)
+        syncs.record("to_numpy")
+        return np.asarray(self._value)
 
     # ---- attributes -------------------------------------------------------------------------
 
@@ -141,6 +196,8 @@ class ndarray:
 
     @property
     def device(self):
+        if type(self._root._buf) is np.ndarray:
+            return "cpu"  # the host tier: NumPy's own answer
         v = self._value
         return v.device if hasattr(v, "device") else None
 
@@ -175,6 +232,8 @@ class ndarray:
         """The single element on the host: a named sync point."""
         if self.size != 1:
             return np.zeros(self._shape, self._dtype)  # NumPy raises its own error on this
+        if type(self._root._buf) is np.ndarray:
+            return self._host()
         syncs.record("scalar")
         return np.asarray(self._value)
 

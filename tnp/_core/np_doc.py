@@ -73,7 +73,7 @@ def np_doc(numpy_obj, *, namespace="main", name=None, notes=None):
 
     def deco(fn):
         if isinstance(fn, types.FunctionType):  # classes and ufunc objects: see frontend
-            fn = frontend.entry(fn, numpy_obj)
+            fn = frontend.entry(fn, numpy_obj, host_tier=namespace != "random")
         doc = getattr(numpy_obj, "__doc__", None) or ""
         extra = "\n\n    tnp: runs on JAX/XLA; returns tnp arrays (0-d arrays where NumPy returns scalars)."
         if notes:

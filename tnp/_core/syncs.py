@@ -21,6 +21,8 @@ SYNC_POINTS = {
              "negative weights, non-finite input, ...)",
     "shape": "a result shape that depends on the values (nonzero, unique, set routines, "
              "trim_zeros, ...)",
+    "to_device": "a host-tier array copied to the device for an operation with device arrays "
+                 "(once per version of the array)",
 }
 
 COUNTS = collections.Counter()

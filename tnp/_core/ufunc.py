@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import caches, dtypes, probe, write
+from . import caches, dtypes, host, placement, probe, write
 from .fperr import errcheck as _errcheck, flags as _fp_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
@@ -56,6 +56,22 @@ _BY_NUMPY = {}  # NumPy ufunc -> the tnp ufunc implementing it (each registers i
 def for_numpy(np_ufunc):
     """The tnp ufunc for a NumPy ufunc object (None if there is none)."""
     return _BY_NUMPY.get(np_ufunc)
+
+
+def _host_tier(method):
+    """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.host``)."""
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        numpy_method = getattr(self._np, method.__name__)
+        if placement.routing:
+            r = host.call(numpy_method, args, kwargs)
+            if r is not host.DECLINED:
+                return r
+        try:
+            return method(self, *args, **kwargs)
+        except dtypes.UnsupportedDtype:
+            return host.unsupported(numpy_method, args, kwargs)
+    return call
 
 
 class ufunc:
@@ -126,20 +142,36 @@ class ufunc:
 
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if placement.routing:  # the host tier, for inputs on the host
+            if not kwargs:
+                r = host.operands(self._np, args)
+                if r is not None:
+                    return r
+            hargs, hkwargs = args, kwargs
+            if self.nin < len(args) <= self.nargs and "out" not in kwargs:  # positional out
+                hargs = args[:self.nin]
+                hkwargs = dict(kwargs, out=args[self.nin:] + (None,) * (self.nargs - len(args)))
+            r = host.call(self._np, hargs, hkwargs)
+            if r is not host.DECLINED:
+                return r
         # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by
         # ``_call``) and no error state to check: one dict lookup and the compiled kernel.
-        if not kwargs and len(args) == self.nin:
-            keys = tuple(_fast_key(a) for a in args)
-            kernel = self._fast.get(keys)
-            if kernel is not None and _errcheck.modes() is None:
-                try:
-                    results = kernel(*(a._value if type(a) is ndarray else a for a in args))[0]
-                except (TypeError, ValueError):  # e.g. mismatched shapes: NumPy's error
-                    return self._call(*args)
-                if self.nout == 1:
-                    return ndarray._wrap(results[0])
-                return tuple(ndarray._wrap(r) for r in results)
-        return self._call(*args, **kwargs)
+        try:
+            if not kwargs and len(args) == self.nin:
+                keys = tuple(_fast_key(a) for a in args)
+                kernel = self._fast.get(keys)
+                if kernel is not None and _errcheck.modes() is None:
+                    try:
+                        results = kernel(*(a._value if type(a) is ndarray else a
+                                           for a in args))[0]
+                    except (TypeError, ValueError):  # e.g. mismatched shapes: NumPy's error
+                        return self._call(*args)
+                    if self.nout == 1:
+                        return ndarray._wrap(results[0])
+                    return tuple(ndarray._wrap(r) for r in results)
+            return self._call(*args, **kwargs)
+        except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
+            return host.unsupported(self._np, args, kwargs)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
@@ -244,6 +276,7 @@ class ufunc:
     def _method_kernel_uncached(self, method, static):
         return jax.jit(functools.partial(_METHODS[method], self, static))
 
+    @_host_tier
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
         self._binary_method("reduce")
@@ -291,6 +324,7 @@ class ufunc:
         self._check_fp("reduce", static, x, wh, r)
         return result
 
+    @_host_tier
     def accumulate(self, array, axis=0, dtype=None, out=None):
         self._binary_method("accumulate")
         x = _array(array)
@@ -328,6 +362,7 @@ class ufunc:
             found = self._method_kernel(method + "_flags", static)(x, where, r)
             _errcheck.report(method, check, found)
 
+    @_host_tier
     def reduceat(self, array, indices, axis=0, dtype=None, out=None):
         """Segment reductions; the indices are read on the host (a sync for device indices)."""
         self._binary_method("reduceat")
@@ -353,6 +388,7 @@ class ufunc:
             x.shape[:ax] + (0,) + x.shape[ax + 1:], res_dt)
         return _finish(result, out)
 
+    @_host_tier
     def outer(self, A, B, /, **kwargs):
         if self.nin != 2:
             self._np.outer(np.zeros(1), np.zeros(1))  # NumPy's own error

@@ -341,6 +341,10 @@ def assign(target, value, index=None, where=None):
     only where ``where`` is True. ``target`` is a tnp ndarray, a root or a view."""
     if not target._writeable:
         raise ValueError("assignment destination is read-only")
+    if type(target._root._buf) is np.ndarray:
+        if isinstance(current_trace(), _jcore.EvalTrace):
+            return _assign_host(target, value, index, where)
+        to_device(target._root)  # a traced write: the device tier records it
     mask = _whole_mask(target, index, value)
     if mask is not None:  # a[mask] = scalar: a masked write, no data-dependent shape, no sync
         index, where = None, mask
@@ -391,6 +395,64 @@ def assign(target, value, index=None, where=None):
             raise
         root._buf = new
         root._version += 1
+    return target
+
+
+def host_operand(x):
+    """An operand of a host-tier operation as NumPy takes it: a tnp array's host value (a copy
+    from the device for a device array), lists and tuples element by element."""
+    if isinstance(x, ndarray):
+        return x._host()
+    if isinstance(x, jax.Array):
+        return np.asarray(x)
+    if type(x) is tuple or type(x) is list:
+        return type(x)(host_operand(v) for v in x)
+    return x
+
+
+class writing:
+    """``with writing(root):`` the host root's buffer is writeable (by NumPy, inside), under
+    the root's lock; on exit it is read-only again and the root's version moves on."""
+    __slots__ = ("_root", "_lock")
+
+    def __init__(self, root):
+        self._root, self._lock = root, lock_of(root)
+
+    def __enter__(self):
+        self._lock.acquire()
+        self._root._buf.setflags(write=True)
+        return self._root._buf
+
+    def __exit__(self, *exc):
+        try:
+            self._root._buf.setflags(write=False)
+            self._root._version += 1
+        finally:
+            self._lock.release()
+        return False
+
+
+def to_device(root):
+    """Move a host root to the device tier (its buffer becomes its device copy)."""
+    with lock_of(root):
+        if type(root._buf) is np.ndarray:
+            root._buf = root._device_copy()
+            root._version += 1
+
+
+def _assign_host(target, value, index, where):
+    """``assign`` on the host tier: NumPy's own setitem (or ``copyto`` with ``where``) into
+    the root's buffer, through the target's lenses."""
+    root = target._root
+    v = host_operand(value)
+    idx = None if index is None else host_operand(index)
+    wh = None if where is None else host_operand(where)
+    with writing(root) as buf:
+        view = buf if target is root else lenses.host_get(*target._chain(), buf)
+        if wh is not None:
+            np.copyto(view, v, casting="unsafe", where=wh)
+        else:
+            view[... if idx is None else idx] = v
     return target
 
 

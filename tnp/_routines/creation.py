@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import devices, dtypes, flags, probe
+from .._core import devices, dtypes, flags, placement, probe
 from .._core.casting import cast, numpy_cast
 from .._core.devices import place
 from .._core.fperr import errcheck
@@ -65,7 +65,10 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
-    out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
+    if isinstance(object, (ndarray, jax.Array)):
+        out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
+    else:  # host data: NumPy parses it; placed on the host or the device (placement)
+        out = placement.new_root(np.array(object, dtype=dtype, ndmin=ndmin))._as_array()
     return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
 
 

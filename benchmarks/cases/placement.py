@@ -1,0 +1,48 @@
+"""The host tier's crossover: the same operation on a host-tier tnp array (NumPy runs it), on a
+device-tier one (an XLA dispatch) and in NumPy, from 10 to 10**6 elements. Where "tnp host" /
+"tnp" passes 1, the device is faster: ``placement.THRESHOLD`` (``TNP_HOST_THRESHOLD``) should sit
+there for the machine's device."""
+import contextlib
+
+import jax.numpy as jnp
+import numpy as np
+
+import tnp
+from benchmarks.runner import Case
+from tnp._core import placement
+
+SIZES = (10, 100, 1_000, 10_000, 100_000, 1_000_000)
+
+OPS = {
+    "add": lambda a, b: a + b,
+    "sum": lambda a, b: a.sum(),
+    "sin": lambda a, b: tnp.sin(a) if isinstance(a, tnp.ndarray) else np.sin(a),
+    "a * 2 + b": lambda a, b: a * 2.0 + b,
+}
+
+
+@contextlib.contextmanager
+def _host_tier():
+    """Host-tier arrays of every size: the mode "auto" with no size limit (device-tier arrays
+    are made from jax.Arrays, which stay on the device in any mode)."""
+    previous = placement.configure("auto", threshold=2**62)
+    try:
+        yield
+    finally:
+        placement.configure(*previous)
+
+
+def cases(quick):
+    sizes = SIZES[:4] if quick else SIZES
+
+    def make(op, n):
+        def build():
+            a, b = np.linspace(-1, 1, n), np.linspace(2, 3, n)
+            ha, hb = tnp.asarray(a), tnp.asarray(b)
+            da, db = tnp.asarray(jnp.asarray(a)), tnp.asarray(jnp.asarray(b))
+            assert ha._on_host and not da._on_host
+            return {"numpy": lambda: op(a, b), "tnp": lambda: op(da, db),
+                    "tnp host": lambda: op(ha, hb)}
+        return build
+    return [Case("placement", name, n, make(op, n), context=_host_tier)
+            for name, op in OPS.items() for n in sizes]

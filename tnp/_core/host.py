@@ -1,0 +1,202 @@
+"""The host tier's execution: a call whose array inputs all live on the host runs NumPy's own
+function on them, so its results, warnings, errors and scalars are NumPy's by construction.
+
+``call`` runs a call here when it may (no device array among its arguments, and a host array
+among them or the placement mode ``"auto"``; under a JAX trace never) and returns DECLINED
+otherwise. Inputs are passed as read-only NumPy arrays (root buffers, or NumPy views of them
+through a view's lenses); the tnp arrays of ``out=`` are written by NumPy in place, under their
+roots' locks (``write.writing``). Array results are placed by ``placement.new_root`` (a large
+result goes to the device); NumPy's scalars are returned as they are (the device tier's 0-d
+stand-ins exist to keep a value on the device). A call that NumPy answers with a view of an input, or refuses because it
+would write an input, is declined too: the tnp implementation runs instead (it makes tnp views,
+and writes through the one write path).
+"""
+import jax
+import numpy as np
+from jax._src import core as _jcore  # the active trace (no public API for it)
+
+from . import placement, write
+from .ndarray import ndarray
+
+DECLINED = object()
+
+
+class _Device(Exception):
+    """An argument lives on the device."""
+
+
+_SCALARS = frozenset({int, float, complex, bool})
+
+
+def operands(numpy_fn, args):
+    """``numpy_fn(*args)``'s result (arrays placed) when every argument is a host root or a
+    Python scalar and nothing is traced (the operators' case: a ufunc, whose results are new
+    arrays); None otherwise."""
+    vals = []
+    for a in args:
+        t = type(a)
+        if t is ndarray and a._base is None and type(a._buf) is np.ndarray:
+            vals.append(a._buf)
+        elif t in _SCALARS:
+            vals.append(a)
+        else:
+            return None
+    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+        return None
+    r = numpy_fn(*vals)
+    if type(r) is np.ndarray:
+        return placement.new_root(r)
+    if type(r) is tuple:
+        return tuple(placement.new_root(v) if type(v) is np.ndarray else v for v in r)
+    return r
+
+
+def _operand(x, pull=False, depth=0):
+    """A tnp array's host value (``_Device`` for a device array, or with ``pull`` a copy of
+    it), in lists and tuples too (two levels deep and 64 long at most: longer data is NumPy's
+    to convert, through ``__array__``); anything else as it is."""
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        root = x._base
+        if root is None:
+            b = x._buf
+            if type(b) is np.ndarray:
+                return b
+        elif type(root._buf) is np.ndarray:
+            return x._host()
+        if pull:
+            return x._host()
+        raise _Device
+    if t is list or t is tuple:
+        if depth >= 2 or len(x) > 64:
+            return x
+        conv = [_operand(v, pull, depth + 1) for v in x]
+        return x if all(c is v for c, v in zip(conv, x)) else t(conv)
+    if isinstance(x, jax.Array):
+        if pull:
+            return np.asarray(x)
+        raise _Device
+    return x
+
+
+def _has_array(args, kwargs):
+    def any_array(x, depth):
+        if isinstance(x, ndarray):
+            return True
+        return (type(x) is list or type(x) is tuple) and depth < 3 and len(x) <= 64 and any(
+            any_array(v, depth + 1) for v in x)
+    return any_array(args, 0) or any_array(tuple(kwargs.values()), 0)
+
+
+def unsupported(numpy_fn, args, kwargs):
+    """A call the device refused for its dtype (``dtypes.UnsupportedDtype``: a NumPy-only
+    dtype among its inputs or its result) runs here whatever the placement mode, device inputs
+    copied to the host (a sync); under a JAX trace the error stands."""
+    r = call(numpy_fn, args, kwargs, unsupported=True)
+    if r is DECLINED:
+        raise
+    return r
+
+
+def call(numpy_fn, args, kwargs, unsupported=False):
+    """NumPy's ``numpy_fn(*args, **kwargs)`` on the host values of the arguments, its results
+    as tnp arrays, when the call runs on the host; DECLINED otherwise. ``unsupported``: see
+    ``unsupported``."""
+    try:
+        hargs = [_operand(a, unsupported) for a in args]
+        hkwargs = {k: _operand(v, unsupported) for k, v in kwargs.items()
+                   if k != "out" and v is not np._NoValue} if kwargs else {}  # not given
+    except _Device:
+        return DECLINED
+    if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
+        return DECLINED  # Python data only: placed on the device by the implementation
+    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+        return DECLINED  # traced: the implementation records it
+    out = kwargs.get("out") if kwargs else None
+    try:
+        if out is not None:
+            return _run_writing(numpy_fn, hargs, hkwargs, out)
+        result = numpy_fn(*hargs, **hkwargs)
+    except _Device:  # a device array as ``out``
+        return DECLINED
+    except ValueError as e:
+        if "read-only" in str(e):  # NumPy would write an input: the write path does
+            return DECLINED
+        raise
+    if type(result) is np.ndarray:
+        if _shares(result, hargs, hkwargs):  # (asarray: an input itself)
+            return DECLINED
+        return placement.new_root(result)
+    if isinstance(result, np.generic):
+        return result
+    try:
+        return _wrap(result, hargs, hkwargs)
+    except _View:
+        return DECLINED
+
+
+class _View(Exception):
+    """NumPy's result shares memory with an input."""
+
+
+def _shares(r, hargs, hkwargs):
+    """Whether the NumPy array ``r`` is one of the inputs or a view of one."""
+    if r.base is None:  # a fresh array, unless it is an input itself
+        for h in hargs:
+            if r is h:
+                return True
+        return any(r is h for h in hkwargs.values())
+    ids = _memory_ids((hargs, tuple(hkwargs.values())), set())
+    b = r
+    while b is not None:
+        if id(b) in ids:
+            return True
+        b = getattr(b, "base", None)
+    return False
+
+
+def _memory_ids(x, ids):
+    if isinstance(x, np.ndarray):
+        while x is not None:
+            ids.add(id(x))
+            x = getattr(x, "base", None)
+    elif type(x) is list or type(x) is tuple:
+        for v in x:
+            _memory_ids(v, ids)
+    return ids
+
+
+def _wrap(r, hargs, hkwargs):
+    if type(r) is np.ndarray:
+        if _shares(r, hargs, hkwargs):
+            raise _View
+        return placement.new_root(r)
+    if type(r) is list or type(r) is tuple:
+        return type(r)(_wrap(v, hargs, hkwargs) for v in r)
+    if isinstance(r, tuple) and hasattr(r, "_fields"):  # namedtuple results
+        return type(r)(*(_wrap(v, hargs, hkwargs) for v in r))
+    return r
+
+
+def wrap_new(r):
+    """A NumPy result sharing no memory with a tnp array: an array as a new tnp array, a NumPy
+    scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them)."""
+    return placement.new_root(r) if type(r) is np.ndarray else r
+
+
+def _run_writing(numpy_fn, hargs, hkwargs, out):
+    outs = out if type(out) is tuple else (out,)
+    if any(o is not None and not isinstance(o, ndarray) for o in outs):
+        return DECLINED  # the implementation gives tnp's error for a foreign ``out``
+    roots = {id(o._root): o._root for o in outs if o is not None}
+    held = [write.writing(r) for r in roots.values()]
+    for w in held:
+        w.__enter__()
+    try:
+        result = numpy_fn(*hargs, out=_operand(out), **hkwargs)
+    finally:
+        for w in reversed(held):
+            w.__exit__()
+    if type(result) is tuple:  # NumPy returned its ``out`` arrays: the tnp arrays written
+        return tuple(o if o is not None else wrap_new(r) for o, r in zip(outs, result))
+    return outs[0]

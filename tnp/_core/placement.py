@@ -1,0 +1,84 @@
+"""The one placement decision: whether an array's storage is a host ``numpy.ndarray`` (the host
+tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
+
+- Dtypes XLA cannot hold (object, str, bytes, void/structured, datetime64, timedelta64, a
+  longdouble wider than float64) always live on the host.
+- Numeric arrays: with the mode ``"device"`` (the default) on the device; with ``"auto"``, an
+  array of fewer than ``THRESHOLD`` elements made from host data (Python data, NumPy arrays,
+  the result of an operation that ran on the host) lives on the host, a larger one on the device.
+- Set by the environment (``TNP_PLACEMENT=device|auto``, ``TNP_HOST_THRESHOLD=<elements>``,
+  read at import) or at run time with ``configure``. An array made from a ``jax.Array``, or with
+  ``device=`` a ``jax.Device``, is on the device whatever the mode.
+
+``routing`` says whether any call can run on the host at all: false until a host array exists
+or the mode is ``"auto"``, so a program that never meets the host tier pays nothing for it.
+"""
+import os
+
+import jax
+import numpy as np
+
+from . import dtypes
+from .ndarray import ndarray
+
+MODES = ("device", "auto")
+
+
+def _env_mode():
+    mode = os.environ.get("TNP_PLACEMENT", "device")
+    if mode not in MODES:
+        raise ValueError(f"TNP_PLACEMENT must be one of {MODES}, got {mode!r}")
+    return mode
+
+
+def _env_threshold():
+    raw = os.environ.get("TNP_HOST_THRESHOLD", "65536")
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"TNP_HOST_THRESHOLD must be an integer, got {raw!r}") from None
+
+
+MODE = _env_mode()
+THRESHOLD = _env_threshold()
+routing = MODE == "auto"
+
+
+def configure(mode=None, threshold=None):
+    """Set the placement mode (``"device"`` or ``"auto"``) and/or the host threshold (elements);
+    returns the previous ``(mode, threshold)``. Arrays already made stay where they are."""
+    global MODE, THRESHOLD, routing
+    previous = MODE, THRESHOLD
+    if mode is not None:
+        if mode not in MODES:
+            raise ValueError(f"placement mode must be one of {MODES}, got {mode!r}")
+        MODE = mode
+        routing = routing or mode == "auto"
+    if threshold is not None:
+        THRESHOLD = int(threshold)
+    return previous
+
+
+def host_only(dtype):
+    """Whether arrays of ``dtype`` can only live on the host (XLA cannot hold it)."""
+    return np.dtype(dtype) not in dtypes.SUPPORTED
+
+
+def on_host(size, dtype):
+    """Whether a new array of ``size`` elements of ``dtype`` made from host data goes to the
+    host."""
+    return host_only(dtype) or (MODE == "auto" and size < THRESHOLD)
+
+
+def new_root(host):
+    """A new tnp array holding the NumPy array ``host`` (owned: the caller gives it up), placed
+    by the rule above."""
+    global routing
+    dt = host.dtype
+    if dt not in dtypes.SUPPORTED or (MODE == "auto" and host.size < THRESHOLD):
+        routing = True
+        if host.base is not None and not host.flags.owndata:
+            host = host.copy()  # a root's buffer owns its memory (its writeable flag is ours)
+        host.setflags(write=False)  # written only through the write path
+        return ndarray._wrap_host(host)
+    return ndarray._wrap(jax.device_put(dtypes.native(host)))
