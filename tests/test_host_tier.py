@@ -289,3 +289,16 @@ def test_host_array_protocols(auto):
     moved = t.to_device(tnp.asarray(jnp.ones(1)).device)
     assert not moved._on_host
     same(moved, a)
+
+
+def test_python_scalars_alone_stay_on_the_device_in_device_mode():
+    """With a host array in the process (routing on), device mode still puts a call on Python
+    scalars alone on the device, as before the host tier existed."""
+    previous = placement.configure("device")
+    try:
+        tnp.array(["routing on"])
+        r = tnp.nextafter(0., -1)
+        assert isinstance(r, tnp.ndarray) and not r._on_host
+        same(np.asarray(r)[()], np.nextafter(0., -1))
+    finally:
+        placement.configure(*previous)

@@ -33,15 +33,17 @@ def operands(numpy_fn, args):
     Python scalar and nothing is traced (the operators' case: a ufunc, whose results are new
     arrays); None otherwise."""
     vals = []
+    found = placement.MODE == "auto"  # Python scalars alone run here in that mode only
     for a in args:
         t = type(a)
         if t is ndarray and a._base is None and type(a._buf) is np.ndarray:
             vals.append(a._buf)
+            found = True
         elif t in _SCALARS:
             vals.append(a)
         else:
             return None
-    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+    if not found or type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
         return None
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:

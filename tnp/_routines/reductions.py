@@ -102,7 +102,7 @@ def check_cast(rt, out, name="positive"):
 # ---- sum / prod / min / max: the ufunc reduction engine -------------------------------------
 def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where):
     """``numpy_fn`` (``np.sum``, ``np.max``, ``np.nansum``, ...) as ``uf.reduce`` runs it."""
-    x = asarray(a)._value
+    x = (a if type(a) is ndarray else asarray(a))._value
     kw = {"axis": hashable(axis)}
     if dtype is not None:
         kw["dtype"] = dtype
@@ -166,7 +166,7 @@ def _plan(name, a, axis, dtype, keepdims, **kw):
 
 @np_doc(np.mean)
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
-    a = asarray(a)
+    a = a if type(a) is ndarray else asarray(a)
     rt, axes, kd = _plan("mean", a, axis, dtype, keepdims, where=where)
     return _mean(a, _where(where), axes, kd, accum_dtype(a.dtype, dtype), rt,
                  checked_out(out, a, axes, kd))

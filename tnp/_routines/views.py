@@ -6,6 +6,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .._core import probe
 from .._core.flags import is_fortran_root, numpy_layout
+from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -18,17 +19,32 @@ def _reshape_view(a, shape):
     return a._view(("reshape", (a.shape, tuple(shape))), (), shape)
 
 
+_shapes = {}  # (shape as Python ints, size) -> NumPy's resolved shape
+
+
 def _resolve_shape(shape, size):
+    if type(shape) is tuple and all(type(s) is int for s in shape):
+        got = _shapes.get((shape, size))
+        if got is not None:
+            return got
+        key = (shape, size)
+    else:
+        key = None
     if isinstance(shape, (int, np.integer)):
         shape = (shape,)
-    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder (cached)
-    return probe.call(np.reshape, probe.Spec((size,), np.int8),
-                      tuple(operator.index(s) for s in shape)).shape
+    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder
+    got = probe.call(np.reshape, probe.Spec((size,), np.int8),
+                     tuple(operator.index(s) for s in shape)).shape
+    if key is not None:
+        if len(_shapes) >= probe.CACHE_SIZE:
+            _shapes.clear()
+        _shapes[key] = got
+    return got
 
 
 @np_doc(np.reshape)
 def reshape(a, /, shape, order="C", *, copy=None):
-    a = asarray(a)
+    a = a if type(a) is ndarray else asarray(a)
     if order not in ("C", None):
         order = _numpy_order(order, np.reshape, (0,))
     if order == "A":  # Fortran order for an array laid out so (and not also C-contiguous)
