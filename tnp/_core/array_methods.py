@@ -336,9 +336,10 @@ def _host_tier(name, method):
 
 
 # Methods NumPy's would run differently: tnp's own view, export and pickling protocols.
-# (``resize`` counts the references to its array: a wrapper's frame would hold one more.)
+# (``resize`` counts the references to its array: a wrapper's frame would hold one more;
+# ``reshape`` and ``transpose`` are views, which the host tier declines: no detour for them.)
 _TNP_ONLY = frozenset({"view", "to_device", "tobytes", "tofile", "dump", "dumps", "setflags",
-                       "resize"})
+                       "resize", "reshape", "transpose"})
 
 for _name, _member in list(vars(_Methods).items()):
     if _name not in ("__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"):

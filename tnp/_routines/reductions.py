@@ -148,9 +148,11 @@ def _plan(name, a, axis, dtype, keepdims, **kw):
     where it raises), the reduced axes and ``keepdims`` as a bool. A plain call (no ``where``)
     is cached by ``a``'s shape and dtype and the arguments' keys."""
     where = kw.get("where", _NoValue)
-    try:
-        key = None if where is not _NoValue else (name, a.shape, a.dtype, probe.key(
-            (axis, dtype, keepdims, tuple(kw.items()))))
+    try:  # each argument with its type (0, 0.0 and False are equal keys, not equal to NumPy)
+        key = None if where is not _NoValue else (
+            name, a.shape, a.dtype, probe.key(axis) if type(axis) is tuple else axis,
+            type(axis), dtype, keepdims,
+            tuple([(v, type(v)) for v in kw.values()]))
         plan = _plans.get(key)
     except TypeError:  # unhashable arguments: decided every time
         key = plan = None

@@ -105,7 +105,7 @@ def ravel(a, order="C"):
 
 @np_doc(np.transpose)
 def transpose(a, axes=None):
-    a = asarray(a)
+    a = a if type(a) is ndarray else asarray(a)
     if axes is None:
         perm = tuple(range(a.ndim))[::-1]
     else:
