@@ -111,7 +111,8 @@ class _Methods:
         self.flat[...] = value
 
     def __getitem__(self, index):
-        if type(self._root._buf) is np.ndarray:  # the host tier: NumPy indexes
+        root = self._base
+        if type((self if root is None else root)._buf) is np.ndarray:  # host tier: NumPy's
             return _getitem_host(self, index)
         plan = indexing.parse(self._shape, index)
         if type(plan) is indexing.BasicPlan:
