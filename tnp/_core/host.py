@@ -7,9 +7,9 @@ otherwise. Inputs are passed as read-only NumPy arrays (root buffers, or NumPy v
 through a view's lenses); the tnp arrays of ``out=`` are written by NumPy in place, under their
 roots' locks (``write.writing``). Array results are placed by ``placement.new_root`` (a large
 result goes to the device); NumPy's scalars are returned as they are (the device tier's 0-d
-stand-ins exist to keep a value on the device). A call that NumPy answers with a view of an input, or refuses because it
-would write an input, is declined too: the tnp implementation runs instead (it makes tnp views,
-and writes through the one write path).
+stand-ins exist to keep a value on the device). A call that NumPy answers with a view of an
+input, or refuses because it would write an input, is declined too: the tnp implementation runs
+instead (it makes tnp views, and writes through the one write path).
 """
 import jax
 import numpy as np
