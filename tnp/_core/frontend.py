@@ -11,13 +11,13 @@ hold for every call is decided here, once:
   the original exception propagates (a tnp bug, chained for the report). The device running out
   of memory is a MemoryError, as in NumPy.
 - **Where a call runs**: a call whose array inputs all live on the host (``placement``) runs
-  NumPy's own function there (``host.run``); any device input runs the implementation.
+  NumPy's own function there (``host.call``); any device input runs the implementation.
 
 Arguments are converted by the implementation, with the one normaliser's annotations and
 converters (``normalize``). A ufunc object is entered through its own ``__call__`` and methods,
-which ask NumPy for the error of a failing call the same way (``numpy_exception``). Classes registered with ``np_doc``
-(``vectorize``, ``ndindex``, ...) are not wrapped: an entry function would break ``isinstance``
-and subclassing; their methods call entries.
+which ask the host tier first and NumPy for the error of a failing call the same way. Classes
+registered with ``np_doc`` (``vectorize``, ``ndindex``, ...) are not wrapped: an entry function
+would break ``isinstance`` and subclassing; their methods call entries.
 """
 import functools
 import os
