@@ -44,5 +44,23 @@ def cases(quick):
             return {"numpy": lambda: op(a, b), "tnp": lambda: op(da, db),
                     "tnp host": lambda: op(ha, hb)}
         return build
+    loop_n = 100
+
+    def loop():
+        a = np.arange(loop_n)
+        h, d = tnp.asarray(a), tnp.asarray(jnp.asarray(a))
+        return {"numpy": lambda: _element_loop(a, a), "tnp": lambda: _element_loop(d, d),
+                "tnp host": lambda: _element_loop(h, h)}
     return [Case("placement", name, n, make(op, n), context=_host_tier)
-            for name, op in OPS.items() for n in sizes]
+            for name, op in OPS.items() for n in sizes] + [
+        Case("placement", "element loop r += x[i] * y[j]", (loop_n, loop_n), loop, repeats=3,
+             context=_host_tier)]
+
+
+def _element_loop(x, y):
+    """The issue's Python loop over elements (issue 19): NumPy scalars on the host tier."""
+    r = 0
+    for i in range(len(x)):
+        for j in range(len(y)):
+            r += x[i] * y[j]
+    return r

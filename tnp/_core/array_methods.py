@@ -112,6 +112,9 @@ class _Methods:
 
     def __getitem__(self, index):
         root = self._base
+        if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
+                self._shape) == 1:  # the host tier's element loop, at NumPy's cost
+            return self._buf[index]
         if type((self if root is None else root)._buf) is np.ndarray:  # host tier: NumPy's
             return _getitem_host(self, index)
         plan = indexing.parse(self._shape, index)
@@ -409,9 +412,7 @@ _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "in
 def _getitem_host(a, index):
     """``a[index]`` for a host-tier array: a basic index makes a tnp view (a lens, as on the
     device), anything else NumPy's own result (an element, or a copy), placed as a new array."""
-    if type(index) is int and len(a._shape) == 1:  # the element loop's case, at NumPy's cost
-        r = a._host()[index]
-    elif type(index) is str and a._dtype.names and index in a._dtype.fields:
+    if type(index) is str and a._dtype.names and index in a._dtype.fields:
         field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes
         if field.subdtype is None:
             return a._view(("field", (field, offset)), (), a._shape, field)
