@@ -18,7 +18,7 @@ from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: reader
 from . import devices, dtypes, host, indexing, lenses, probe, roots, syncs, write
 from .flags import Flags, FlatIter, copy_order, numpy_layout
 from .interop import array_function, array_ufunc
-from .ndarray import ndarray
+from .ndarray import ndarray, numpy_value
 
 _ns = None  # the tnp namespace, bound by tnp/__init__
 
@@ -421,7 +421,7 @@ def _getitem_host(a, index):
         plan = indexing.parse(a._shape, index)
         if type(plan) is indexing.BasicPlan and not plan.scalar:
             return a._view(plan.lens, plan.dyn, plan.shape)
-        r = a._host()[write.host_operand(index)]
+        r = a._host()[numpy_value(index, pull=True)]
     return host.wrap_new(r)
 
 

@@ -11,18 +11,13 @@ stand-ins exist to keep a value on the device). A call that NumPy answers with a
 input, or refuses because it would write an input, is declined too: the tnp implementation runs
 instead (it makes tnp views, and writes through the one write path).
 """
-import jax
 import numpy as np
 from jax._src import core as _jcore  # the active trace (no public API for it)
 
 from . import placement, write
-from .ndarray import ndarray
+from .ndarray import OnDevice, ndarray, numpy_value
 
 DECLINED = object()
-
-
-class _Device(Exception):
-    """An argument lives on the device."""
 
 
 _SCALARS = frozenset({int, float, complex, bool})
@@ -53,34 +48,6 @@ def operands(numpy_fn, args):
     return r
 
 
-def _operand(x, pull=False, depth=0):
-    """A tnp array's host value (``_Device`` for a device array, or with ``pull`` a copy of
-    it), in lists and tuples too (two levels deep and 64 long at most: longer data is NumPy's
-    to convert, through ``__array__``); anything else as it is."""
-    t = type(x)
-    if t is ndarray or isinstance(x, ndarray):
-        root = x._base
-        if root is None:
-            b = x._buf
-            if type(b) is np.ndarray:
-                return b
-        elif type(root._buf) is np.ndarray:
-            return x._host()
-        if pull:
-            return x._host()
-        raise _Device
-    if t is list or t is tuple:
-        if depth >= 2 or len(x) > 64:
-            return x
-        conv = [_operand(v, pull, depth + 1) for v in x]
-        return x if all(c is v for c, v in zip(conv, x)) else t(conv)
-    if isinstance(x, jax.Array):
-        if pull:
-            return np.asarray(x)
-        raise _Device
-    return x
-
-
 def _has_array(args, kwargs):
     def any_array(x, depth):
         if isinstance(x, ndarray):
@@ -105,10 +72,10 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     as tnp arrays, when the call runs on the host; DECLINED otherwise. ``unsupported``: see
     ``unsupported``."""
     try:
-        hargs = [_operand(a, unsupported) for a in args]
-        hkwargs = {k: _operand(v, unsupported) for k, v in kwargs.items()
+        hargs = [numpy_value(a, unsupported) for a in args]
+        hkwargs = {k: numpy_value(v, unsupported) for k, v in kwargs.items()
                    if k != "out" and v is not np._NoValue} if kwargs else {}  # not given
-    except _Device:
+    except OnDevice:
         return DECLINED
     if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
@@ -119,7 +86,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         if out is not None:
             return _run_writing(numpy_fn, hargs, hkwargs, out)
         result = numpy_fn(*hargs, **hkwargs)
-    except _Device:  # a device array as ``out``
+    except OnDevice:  # a device array as ``out``
         return DECLINED
     except ValueError as e:
         if "read-only" in str(e):  # NumPy would write an input: the write path does
@@ -195,7 +162,7 @@ def _run_writing(numpy_fn, hargs, hkwargs, out):
     for w in held:
         w.__enter__()
     try:
-        result = numpy_fn(*hargs, out=_operand(out), **hkwargs)
+        result = numpy_fn(*hargs, out=numpy_value(out), **hkwargs)
     finally:
         for w in reversed(held):
             w.__exit__()

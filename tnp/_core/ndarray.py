@@ -336,6 +336,40 @@ class ndarray:
 
 
 
+# ---- host values of operands (the host tier and its write path) ----------------------------
+class OnDevice(Exception):
+    """``numpy_value`` met a device array and was not asked to copy it."""
+
+
+def numpy_value(x, pull=False, depth=0):
+    """``x`` as NumPy takes it: a host-tier array's value (its buffer, or a NumPy view of it), a
+    device array as ``OnDevice`` or, with ``pull``, a copy from the device (a sync); lists and
+    tuples element by element (two levels deep and 64 long at most: longer data is NumPy's to
+    convert, through ``__array__``); anything else as it is."""
+    t = type(x)
+    if t is ndarray or isinstance(x, ndarray):
+        root = x._base
+        if root is None:
+            b = x._buf
+            if type(b) is np.ndarray:
+                return b
+        elif type(root._buf) is np.ndarray:
+            return x._host()
+        if pull:
+            return x._host()
+        raise OnDevice
+    if t is list or t is tuple:
+        if depth >= 2 or len(x) > 64:
+            return x
+        conv = [numpy_value(v, pull, depth + 1) for v in x]
+        return x if all(c is v for c, v in zip(conv, x)) else t(conv)
+    if isinstance(x, jax.Array):
+        if pull:
+            return np.asarray(x)
+        raise OnDevice
+    return x
+
+
 # ---- JAX pytree: the leaf is the array's value ------------------------------------------
 def _flatten(a):
     return (a._value,), None

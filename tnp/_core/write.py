@@ -48,7 +48,7 @@ from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
 from .dtypes import check_supported
 from .errors import TnpTracingError
-from .ndarray import ndarray
+from .ndarray import ndarray, numpy_value
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from .tracing import current_trace
 
@@ -398,18 +398,6 @@ def assign(target, value, index=None, where=None):
     return target
 
 
-def host_operand(x):
-    """An operand of a host-tier operation as NumPy takes it: a tnp array's host value (a copy
-    from the device for a device array), lists and tuples element by element."""
-    if isinstance(x, ndarray):
-        return x._host()
-    if isinstance(x, jax.Array):
-        return np.asarray(x)
-    if type(x) is tuple or type(x) is list:
-        return type(x)(host_operand(v) for v in x)
-    return x
-
-
 class writing:
     """``with writing(root):`` the host root's buffer is writeable (by NumPy, inside), under
     the root's lock; on exit it is read-only again and the root's version moves on."""
@@ -444,9 +432,9 @@ def _assign_host(target, value, index, where):
     """``assign`` on the host tier: NumPy's own setitem (or ``copyto`` with ``where``) into
     the root's buffer, through the target's lenses."""
     root = target._root
-    v = host_operand(value)
-    idx = None if index is None else host_operand(index)
-    wh = None if where is None else host_operand(where)
+    v = numpy_value(value, pull=True)
+    idx = None if index is None else numpy_value(index, pull=True)
+    wh = None if where is None else numpy_value(where, pull=True)
     with writing(root) as buf:
         view = buf if target is root else lenses.host_get(*target._chain(), buf)
         if wh is not None:
