@@ -1,9 +1,22 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tnp._core import placement
 
 settings.register_profile("default", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("deep", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("TNP_HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True)
+def device_placement():
+    """Every numeric array on the device: the conformance suite tests tnp's device
+    implementations against NumPy (with the default placement, small arrays would be NumPy's own
+    on the host tier, and the comparison vacuous). The host tier has its own tests."""
+    previous = placement.configure("device")
+    yield
+    placement.configure(*previous)

@@ -1,7 +1,10 @@
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tnp._core import placement
 
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))
@@ -14,3 +17,13 @@ settings.load_profile(os.environ.get("TNP_HYPOTHESIS_PROFILE", "default"))
 
 # tests/multidevice needs 8 simulated devices: tests/test_parallel.py runs it in a subprocess.
 collect_ignore = [] if os.environ.get("TNP_MULTIDEVICE") == "1" else ["multidevice"]
+
+
+@pytest.fixture
+def device_placement():
+    """Every numeric array on the device, for tests of the device tier's own behaviour (syncs,
+    donation, compiled kernels, JAX's errors replayed): under the default placement their small
+    arrays would live on the host tier."""
+    previous = placement.configure("device")
+    yield
+    placement.configure(*previous)

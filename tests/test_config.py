@@ -1,8 +1,10 @@
 """The JAX configuration tnp sets on import (tnp/_core/config.py)."""
 import jax
 import numpy as np
+import pytest
 
 import tnp
+import tnp_ext
 from engine import assert_same
 
 
@@ -21,14 +23,17 @@ def test_64_bit_mode():
     assert tnp.arange(3).dtype == np.arange(3).dtype
 
 
-def test_device_argument_takes_a_jax_device():
-    """``device="cpu"`` (NumPy's one device) is the default JAX device; a ``jax.Device``, such as
-    ``a.device``, places the result there."""
+@pytest.mark.parametrize("mode", ["device", "auto"])
+def test_device_argument_takes_a_jax_device(mode):
+    """A ``jax.Device``, such as ``a.device``, places the result there in every placement mode;
+    ``device="cpu"`` (NumPy's one device) is the default JAX device on the device tier, and
+    NumPy's own "cpu" on the host tier."""
     dev = jax.devices()[-1]
-    for make in (lambda d: tnp.zeros(2, device=d), lambda d: tnp.asarray([1.0], device=d),
-                 lambda d: tnp.arange(3, device=d), lambda d: tnp.ones(2).to_device(d)):
-        assert make(dev).device == dev
-        assert make("cpu").device == jax.devices()[0]
+    with tnp_ext.placement(mode):
+        for make in (lambda d: tnp.zeros(2, device=d), lambda d: tnp.asarray([1.0], device=d),
+                     lambda d: tnp.arange(3, device=d), lambda d: tnp.ones(2).to_device(d)):
+            assert make(dev).device == dev
+            assert make("cpu").device == (jax.devices()[0] if mode == "device" else "cpu")
 
 
 def test_xla_flags_ask_for_ieee_rounding():

@@ -9,6 +9,8 @@ import pytest
 import tnp
 from engine import assert_same, numpy_from_dlpack
 
+pytestmark = pytest.mark.usefixtures("device_placement")  # device buffers' donation
+
 
 def _ptr(a):
     return a._root._buf.unsafe_buffer_pointer()

@@ -47,6 +47,7 @@ def _jax_concat(a, b):  # an implementation that lets JAX's own error escape
     return tnp.asarray(jnp.concatenate([jnp.asarray(a), jnp.asarray(b)]))
 
 
+@pytest.mark.usefixtures("device_placement")  # errors raised inside JAX
 @pytest.mark.parametrize("shapes", [((2, 3), (3, 2)), ((2,), (2, 2)), ((2, 3), (2,))])
 def test_jax_error_becomes_numpys(shapes):
     a, b = (np.ones(s) for s in shapes)
@@ -63,6 +64,7 @@ def test_jax_error_becomes_numpys(shapes):
     assert actual.value.__suppress_context__  # JAX's text is not shown as its context
 
 
+@pytest.mark.usefixtures("device_placement")  # errors raised inside JAX
 def test_data_dependent_error_asked_on_host_copies():
     """NumPy's error depends on the values: asked on host copies; ``out`` is not written."""
     def numpy_take(a, idx, out=None):
@@ -82,6 +84,7 @@ def test_data_dependent_error_asked_on_host_copies():
     np.testing.assert_array_equal(np.asarray(t_out), out)
 
 
+@pytest.mark.usefixtures("device_placement")  # errors raised inside JAX
 def test_error_numpy_does_not_raise_is_kept():
     """NumPy accepts the call: the implementation's error is a tnp bug and propagates."""
     def jax_failing(a):
@@ -92,6 +95,7 @@ def test_error_numpy_does_not_raise_is_kept():
         frontend.entry(jax_failing, np.negative)(tnp.ones(3))
 
 
+@pytest.mark.usefixtures("device_placement")  # errors raised inside JAX
 def test_errors_not_from_jax_pass_unchanged():
     def own_error(a):
         raise ValueError("tnp's own message")
@@ -100,6 +104,7 @@ def test_errors_not_from_jax_pass_unchanged():
         frontend.entry(own_error, np.negative)(tnp.ones(3))
 
 
+@pytest.mark.usefixtures("device_placement")  # errors raised inside JAX
 def test_device_out_of_memory_is_memory_error():
     def exhausted(a):
         raise jax.errors.JaxRuntimeError("RESOURCE_EXHAUSTED: Out of memory allocating bytes")

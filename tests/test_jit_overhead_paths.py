@@ -112,6 +112,7 @@ def test_scalar_results_as_arguments_and_python_scalars():
         assert_same(j(xt, xt, c), f(xn, xn, c))
 
 
+@pytest.mark.usefixtures("device_placement")  # device buffers
 def test_read_only_call_keeps_the_callers_buffer():
     a = tnp.arange(4.0)
     view = a[1:]
@@ -124,6 +125,7 @@ def test_read_only_call_keeps_the_callers_buffer():
     assert_same(view, numpy.arange(4.0)[1:])
 
 
+@pytest.mark.usefixtures("device_placement")  # device buffers
 def test_writer_is_traced_once_and_in_place_from_the_first_call():
     traces = []
 

@@ -14,7 +14,7 @@ from benchmarks.cases.memory import run  # noqa: E402
 def test_rss_stays_flat_over_new_sizes():
     # 6 executables a size: a limit of 12 clears JAX's executables every 2 sizes. Without the
     # bound each size adds about 9 MB here (CPU), so 16 more sizes would add over 100 MB.
-    points = run("tnp", 24, 8, env={"TNP_KERNEL_CACHE_SIZE": "12",
+    points = run("tnp", 24, 8, env={"TNP_PLACEMENT": "device", "TNP_KERNEL_CACHE_SIZE": "12",
                                     "TNP_COMPILATION_CACHE": "0"})
     (_, first), _, (_, last) = points
     assert last - first < 40, points
@@ -44,7 +44,7 @@ def test_many_live_kernels_do_not_recompile():
     # pass (a clearing every 24 compiles would recompile all of them on every pass).
     import subprocess
     out = subprocess.run([sys.executable, "-c", _LIVE_KERNELS], capture_output=True, text=True,
-                         check=True, env=dict(os.environ, TNP_KERNEL_CACHE_SIZE="24",
+                         check=True, env=dict(os.environ, TNP_PLACEMENT="device", TNP_KERNEL_CACHE_SIZE="24",
                                               TNP_COMPILATION_CACHE="0")).stdout
     built = eval(out.strip().splitlines()[-1])  # noqa: S307 (our own list)
     assert built[0] > 24 and built[1:] == [0, 0, 0], built

@@ -13,6 +13,7 @@ from tnp import _inventory, _porting
 from tnp._core import syncs
 
 TIMEOUT = 600
+_DEVICE = dict(os.environ, TNP_PLACEMENT="device")
 
 
 def _write(path, text):
@@ -43,7 +44,7 @@ FALLBACK_AND_SYNC = """
 
 def test_report_names_fallbacks_and_syncs(tmp_path):
     prog = _write(tmp_path / "prog.py", FALLBACK_AND_SYNC)
-    p = _tnp("--report", prog)
+    p = _tnp("--report", prog, env=_DEVICE)  # device syncs
     ref = _python(prog)
     assert p.returncode == 0, p.stderr
     assert p.stdout == ref.stdout  # the report goes to stderr, after the program
@@ -58,7 +59,7 @@ def test_report_names_fallbacks_and_syncs(tmp_path):
 
 def test_compare_prints_the_same_section(tmp_path):
     prog = _write(tmp_path / "prog.py", FALLBACK_AND_SYNC)
-    p = _tnp("--compare", prog)
+    p = _tnp("--compare", prog, env=_DEVICE)
     assert "result: SAME" in p.stdout and p.returncode == 0, p.stdout + p.stderr
     assert "getbufsize: 2 calls, not native in tnp yet; fell back to NumPy at line 3" in p.stdout
     assert "scalar: 1 time, first at line 4 of prog.py" in p.stdout
@@ -156,6 +157,7 @@ def test_compare_outputs_tolerance():
     assert _porting.compare_outputs("1\n2\n", "1\n", 1e-9) == (2, "2", "<no line>")
 
 
+@pytest.mark.usefixtures("device_placement")  # device syncs
 def test_sync_counter_counts_without_stack_walks():
     assert not syncs._reporting  # lines are looked up only under `run --report` / `--compare`
     before = syncs.COUNTS.copy()
@@ -173,6 +175,7 @@ def test_explain_a_jax_error():
     assert _porting.explain(info.value).startswith("JAX rejected an operation tnp gave it")
 
 
+@pytest.mark.usefixtures("device_placement")  # device syncs
 @pytest.mark.parametrize("name,call", [
     ("shape", lambda: tnp.unique(tnp.asarray([3, 1, 3]))),
     ("shape", lambda: tnp.nonzero(tnp.asarray([0, 2, 0, 5]))),

@@ -79,6 +79,8 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return DECLINED
     if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
+    if kwargs and kwargs.get("device", "cpu") not in ("cpu", None):
+        return DECLINED  # ``device=`` a jax.Device: the device tier, whatever the mode
     if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
         return DECLINED  # traced: the implementation records it
     out = kwargs.get("out") if kwargs else None

@@ -3,9 +3,10 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
 
 - Dtypes XLA cannot hold (object, str, bytes, void/structured, datetime64, timedelta64, a
   longdouble wider than float64) always live on the host.
-- Numeric arrays: with the mode ``"device"`` (the default) on the device; with ``"auto"``, an
-  array of fewer than ``THRESHOLD`` elements made from host data (Python data, NumPy arrays,
-  the result of an operation that ran on the host) lives on the host, a larger one on the device.
+- Numeric arrays: with the mode ``"auto"`` (the default), an array of fewer than ``THRESHOLD``
+  elements made from host data (Python data, NumPy arrays, the result of an operation that ran
+  on the host) lives on the host, a larger one on the device; with ``"device"`` every numeric
+  array is on the device (the conformance suite's mode: it tests the device implementations).
 - Set by the environment (``TNP_PLACEMENT=device|auto``, ``TNP_HOST_THRESHOLD=<elements>``,
   read at import) or at run time with ``configure``. An array made from a ``jax.Array``, or with
   ``device=`` a ``jax.Device``, is on the device whatever the mode.
@@ -25,7 +26,7 @@ MODES = ("device", "auto")
 
 
 def _env_mode():
-    mode = os.environ.get("TNP_PLACEMENT", "device")
+    mode = os.environ.get("TNP_PLACEMENT", "auto")
     if mode not in MODES:
         raise ValueError(f"TNP_PLACEMENT must be one of {MODES}, got {mode!r}")
     return mode
