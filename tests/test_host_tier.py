@@ -152,6 +152,78 @@ def test_views_write_through_and_see_writes(auto):
     same(t, a)
 
 
+VIEWS = {
+    "slice": lambda a: a[2:10],
+    "strided": lambda a: a[::3],
+    "row of a reshape": lambda a: a.reshape(3, 4)[1],
+    "transpose": lambda a: a.reshape(3, 4).T,
+    "view of a view": lambda a: a[1:].reshape(11)[::2],
+    "strided reshape (NumPy: a view)": lambda a: a[::2].reshape(2, 3),
+    "transposed reshape (NumPy: a copy)": lambda a: a.reshape(3, 4).T.reshape(12),
+    "ellipsis and newaxis": lambda a: a.reshape(3, 4)[..., None, 1:3],
+    "delegated ravel of a transpose": lambda a: a.reshape(3, 4).T.ravel(),
+}
+
+
+@pytest.mark.parametrize("make", VIEWS.values(), ids=VIEWS.keys())
+def test_numpy_made_views_are_numpys(auto, make):
+    """A view NumPy makes of a host array (``_host_view``) reads as NumPy's, shares memory
+    exactly when NumPy's does, writes through both ways, and keeps working on the device path
+    (its lenses made when first needed)."""
+    a = np.arange(12.)
+    t = tnp.asarray(a)
+    tv, v = make(t), make(a)
+    same(tv, v)
+    assert tnp.shares_memory(tv, t) == np.shares_memory(v, a)
+    t[...] = tnp.arange(12.) * 10  # the root written: the view sees it (if NumPy's does)
+    a[...] = np.arange(12.) * 10
+    same(tv, v)
+    tv[(0,) * tv.ndim] = -7  # the view written: the root sees it (if NumPy's does)
+    v[(0,) * v.ndim] = -7
+    same(t, a)
+    same(tv + tnp.asarray(jnp.ones(tv.shape)), v + 1)  # the device path reads its lenses
+    same(tv.copy(), v.copy())
+
+
+def test_numpy_made_view_after_its_root_moves(auto):
+    """A host root whose buffer is replaced (its shape set, or moved to the device) leaves its
+    NumPy-made views reading through their lenses."""
+    a = np.arange(6.)
+    t = tnp.asarray(a)
+    tv, v = t[1:4], a[1:4]
+    t.shape = a.shape = (2, 3)
+    same(tv, v)
+    t[0, 2], a[0, 2] = 50, 50
+    same(tv, v)
+
+
+def test_numpy_made_views_resolve_once_under_threads(auto):
+    """Threads that first need a host view's lenses at once all get the same view."""
+    a = np.arange(64.)
+    for _ in range(20):
+        t = tnp.asarray(a)
+        tv = t[3:40:2]
+        results = []
+        threads = [threading.Thread(target=lambda: results.append(np.asarray(tv + jnp.zeros(1))))
+                   for _ in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        for r in results:
+            np.testing.assert_array_equal(r, a[3:40:2])
+
+
+def test_host_view_errors_are_numpys(auto):
+    t, a = tnp.arange(12.), np.arange(12.)
+    for bad in (lambda x: x.reshape(5), lambda x: x[20], lambda x: x.transpose(1, 0),
+                lambda x: x[1:, 2]):
+        with pytest.raises(Exception) as expected:
+            bad(a)
+        with pytest.raises(type(expected.value), match=str(expected.value)[:30]):
+            bad(t)
+
+
 def test_mixed_with_device_moves_once_per_version(auto):
     h = tnp.arange(4.)
     d = tnp.asarray(jnp.arange(4.))

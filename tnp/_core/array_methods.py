@@ -59,6 +59,7 @@ class _Methods:
             self._dyn = dyns + ((),)
             self._shape = shape
             self._cache = None
+            self._hview = None  # NumPy's view has the old shape
 
     @property
     def strides(self):
@@ -180,12 +181,23 @@ class _Methods:
             raise TypeError("reshape() takes exactly 1 argument (0 given)")
         if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
             shape = shape[0]
+        if type(self._root._buf) is np.ndarray and order == "C" and copy is None:  # host tier
+            r = self._host().reshape(shape)
+            lens = ((("reshape", (self._shape, r.shape)),), ((),))
+            return _host_result(self, r, lambda: lens)
         return _ns.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes):
         if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], (int, np.integer))):
             axes = axes[0]
-        return _ns.transpose(self, axes if axes != () else None)
+        axes = axes if axes != () else None
+        if type(self._root._buf) is np.ndarray:  # host tier: NumPy's view
+            r = self._host().transpose(axes)
+            n = len(self._shape)
+            perm = tuple(range(n))[::-1] if axes is None else tuple(operator.index(x) % n
+                                                                     for x in axes)
+            return _host_result(self, r, lambda: ((("transpose", perm),), ((),)))
+        return _ns.transpose(self, axes)
 
     def view(self, dtype=None, type=None):
         """A view; with another ``dtype``, of the same bytes reinterpreted (writes go through);
@@ -396,8 +408,8 @@ def _delegate(name):
     return method
 
 
-for _name in _DELEGATED_METHODS:
-    setattr(ndarray, _name, _delegate(_name))
+for _name in _DELEGATED_METHODS:  # on the host tier, NumPy's own method (no detour)
+    setattr(ndarray, _name, _host_tier(_name, _delegate(_name)))
 
 # ---- operators: each is the tnp ufunc of the same meaning ----------------------------------
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -410,18 +422,30 @@ _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "in
 
 
 def _getitem_host(a, index):
-    """``a[index]`` for a host-tier array: a basic index makes a tnp view (a lens, as on the
-    device), anything else NumPy's own result (an element, or a copy), placed as a new array."""
+    """``a[index]`` for a host-tier array: NumPy's own result (and errors); a view NumPy makes
+    is a tnp view of it (``_host_view``), anything else (an element, a copy) is placed as a new
+    array."""
     if type(index) is str and a._dtype.names and index in a._dtype.fields:
         field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes
         if field.subdtype is None:
             return a._view(("field", (field, offset)), (), a._shape, field)
-        r = a._host()[index]  # a subarray field: NumPy's value, a copy
-    else:
-        plan = indexing.parse(a._shape, index)
-        if type(plan) is indexing.BasicPlan and not plan.scalar:
-            return a._view(plan.lens, plan.dyn, plan.shape)
-        r = a._host()[numpy_value(index, pull=True)]
+        return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
+    shape = a._shape
+    return _host_result(a, a._host()[numpy_value(index, pull=True)],
+                        lambda: _index_lenses(shape, index))
+
+
+def _index_lenses(shape, index):
+    """The lens of the basic index ``index`` into an array of ``shape``."""
+    plan = indexing.parse(shape, index)
+    return (plan.lens,), (plan.dyn,)
+
+
+def _host_result(a, r, lenses):
+    """NumPy's result ``r`` of a call on the host array ``a``: a view of its root's buffer as a
+    tnp view (``ndarray._host_view``), anything else as a new array or a scalar."""
+    if type(r) is np.ndarray and r.base is not None and r.base is a._root._buf:
+        return a._host_view(r, lenses)
     return host.wrap_new(r)
 
 

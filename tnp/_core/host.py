@@ -24,15 +24,25 @@ _SCALARS = frozenset({int, float, complex, bool})
 
 
 def operands(numpy_fn, args):
-    """``numpy_fn(*args)``'s result (arrays placed) when every argument is a host root or a
-    Python scalar and nothing is traced (the operators' case: a ufunc, whose results are new
+    """``numpy_fn(*args)``'s result (arrays placed) when every argument is a host array (a root,
+    or a view NumPy made) or a Python scalar and nothing is traced (the operators' case: a ufunc, whose results are new
     arrays); None otherwise."""
     vals = []
     found = placement.MODE == "auto"  # Python scalars alone run here in that mode only
     for a in args:
         t = type(a)
-        if t is ndarray and a._base is None and type(a._buf) is np.ndarray:
-            vals.append(a._buf)
+        if t is ndarray:
+            root = a._base
+            if root is None:
+                b = a._buf
+                if type(b) is not np.ndarray:
+                    return None
+            else:  # a view NumPy made, of the buffer its root still has (``_host_view``)
+                h = a._hview
+                if h is None or h[0] is not root._buf:
+                    return None
+                b = h[1]
+            vals.append(b)
             found = True
         elif t in _SCALARS:
             vals.append(a)

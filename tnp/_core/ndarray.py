@@ -20,7 +20,7 @@ from . import dtypes, lenses, roots, syncs, tracing
 
 class ndarray:
     __slots__ = ("_buf", "_base", "_lens", "_dyn", "_shape", "_dtype", "_version", "_cache",
-                 "_writeable", "_exported", "_trace", "_rshape", "_scalar", "__weakref__")
+                 "_writeable", "_exported", "_trace", "_rshape", "_scalar", "_hview", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
 
@@ -45,6 +45,7 @@ class ndarray:
         self._exported = False
         self._trace = tracing.current_trace()  # writes under another trace are refused
         self._rshape = None
+        self._hview = None
         return self
 
     @classmethod
@@ -64,6 +65,7 @@ class ndarray:
         self._exported = False
         self._trace = None  # NumPy's data belongs to no trace
         self._rshape = None
+        self._hview = None
         return self
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
@@ -84,6 +86,30 @@ class ndarray:
         v._exported = False
         v._trace = None
         v._scalar = False
+        v._hview = None
+        return v
+
+    def _host_view(self, hv, lenses):
+        """A view of this host-tier array that NumPy made: ``hv``, a NumPy view of the root's
+        buffer, serves reads on the host; the lenses from this array to the view (the device
+        path and writes need them), ``lenses()`` as ``(lenses, dynamic operands)`` from this
+        array's shape now, are made when first asked (``_chain``)."""
+        v = object.__new__(type(self))
+        root = self._base if self._base is not None else self
+        v._buf = None
+        v._base = root
+        v._lens = None  # not made yet: ``_chain``
+        v._dyn = ()
+        v._rshape = root._shape
+        v._shape = hv.shape
+        v._dtype = self._dtype
+        v._version = 0
+        v._cache = None
+        v._writeable = self._writeable
+        v._exported = False
+        v._trace = None
+        v._scalar = False
+        v._hview = (root._buf, hv, self, lenses)
         return v
 
     def _as_array(self):
@@ -97,6 +123,15 @@ class ndarray:
         root = self._base
         if root is None:
             return (), ()
+        if self._lens is None:  # a host view's lenses, made on first use (``_host_view``)
+            _, _, parent, lenses = self._hview
+            lens, dyns = lenses()
+            if parent is not root:  # else from the root's shape when the view was made
+                chain, pdyns = parent._chain()
+                self._rshape = parent._rshape
+                lens, dyns = chain + lens, pdyns + dyns
+            self._dyn = dyns  # before ``_lens``: a thread that sees the lenses sees these too
+            self._lens = lens
         if self._rshape != root._shape:
             self._lens = (("reshape", (root._shape, self._rshape)),) + self._lens
             self._dyn = ((),) + self._dyn
@@ -157,7 +192,12 @@ class ndarray:
         root = self._root
         b = root._buf
         if type(b) is np.ndarray:
-            return b if root is self else lenses.host_get(*self._chain(), b)
+            if root is self:
+                return b
+            h = self._hview
+            if h is not None and h[0] is b:  # NumPy's view, of the buffer the root still has
+                return h[1]
+            return lenses.host_get(*self._chain(), b)
         syncs.record("to_numpy")
         return np.asarray(self._value)
 
@@ -337,6 +377,9 @@ class ndarray:
 
 
 # ---- host values of operands (the host tier and its write path) ----------------------------
+_PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, np.dtype})
+
+
 class OnDevice(Exception):
     """``numpy_value`` met a device array and was not asked to copy it."""
 
@@ -347,6 +390,8 @@ def numpy_value(x, pull=False, depth=0):
     tuples element by element (two levels deep and 64 long at most: longer data is NumPy's to
     convert, through ``__array__``); anything else as it is."""
     t = type(x)
+    if t in _PLAIN:
+        return x
     if t is ndarray or isinstance(x, ndarray):
         root = x._base
         if root is None:

@@ -78,7 +78,7 @@ def _c_contiguous_chain(a):
     reshape of it is a view), decided without replaying its layout."""
     if is_fortran_root(a._root):
         return False
-    return a._base is None or all(kind == "reshape" for kind, _ in a._lens)
+    return a._base is None or all(kind == "reshape" for kind, _ in a._chain()[0])
 
 
 @np_doc(np.ravel)
