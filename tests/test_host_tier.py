@@ -363,6 +363,20 @@ def test_host_array_protocols(auto):
     same(moved, a)
 
 
+def test_host_arrays_export_their_own_memory_by_dlpack(auto):
+    """DLPack of a host array is NumPy's export of its buffer (zero copy, flagged read-only; a
+    DLPack 0.x consumer gets a copy): no move to the device."""
+    a = np.arange(12.).reshape(3, 4)[:, 1:]
+    t = tnp.asarray(np.arange(12.)).reshape(3, 4)[:, 1:]
+    before = syncs.COUNTS["to_device"]
+    n = np.from_dlpack(t)
+    assert t.__dlpack_device__() == a.__dlpack_device__()
+    same(tnp.asarray(n), a)
+    assert np.shares_memory(n, t._host()) and not n.flags.writeable
+    np.testing.assert_array_equal(np.asarray(jnp.from_dlpack(t)), a)
+    assert syncs.COUNTS["to_device"] == before
+
+
 def test_python_scalars_alone_stay_on_the_device_in_device_mode():
     """With a host array in the process (routing on), device mode still puts a call on Python
     scalars alone on the device, as before the host tier existed."""

@@ -316,8 +316,16 @@ class ndarray:
         an array on the CPU (through NumPy's zero-copy view of the buffer, flagged read-only:
         tnp's buffers are immutable underneath, a write replaces them); any other request gets
         JAX's unversioned capsule (DLPack 0.x, what a consumer asking for ``(0, x)`` reads).
-        On the CPU only ``stream=None`` is accepted, as NumPy's own ``__dlpack__`` says."""
+        On the CPU only ``stream=None`` is accepted, as NumPy's own ``__dlpack__`` says.
+        A host-tier array is NumPy's own export of its memory (read-only; to a DLPack 0.x
+        consumer, which cannot be told so, of a copy)."""
         self._root._exported = True  # a consumer may hold the buffer: never donate it
+        if self._on_host:
+            h = self._host()
+            if max_version is None or tuple(max_version)[0] < 1:
+                h = h.copy()
+            return h.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
+                                copy=copy)
         value = self._value
         on_cpu = all(d.platform == "cpu" for d in value.devices())
         if on_cpu and stream is not None:
@@ -338,7 +346,8 @@ class ndarray:
             raise BufferError(f"unsupported device requested: {tuple(dl_device)}") from None
 
     def __dlpack_device__(self):
-        return self._value.__dlpack_device__()
+        return self._host().__dlpack_device__() if self._on_host else (
+            self._value.__dlpack_device__())
 
 
 
