@@ -11,6 +11,7 @@ stand-ins exist to keep a value on the device). A call that NumPy answers with a
 input, or refuses because it would write an input, is declined too: the tnp implementation runs
 instead (it makes tnp views, and writes through the one write path).
 """
+import jax
 import numpy as np
 from jax._src import core as _jcore  # the active trace (no public API for it)
 
@@ -79,6 +80,8 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return DECLINED
     if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
+    if isinstance(hkwargs.get("device"), jax.Device):
+        return DECLINED  # a result asked of a jax.Device is on the device whatever the mode
     if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
         return DECLINED  # traced: the implementation records it
     out = kwargs.get("out") if kwargs else None
