@@ -10,6 +10,12 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
   read at import) or at run time with ``configure``. An array made from a ``jax.Array``, or with
   ``device=`` a ``jax.Device``, is on the device whatever the mode.
 
+``new_root`` is the one constructor of a root from a NumPy array (host-tier results, fallback,
+``io``, ``frombuffer`` and kin, ``tnp.random``'s exact streams); it takes ownership, so a
+result that may be a caller's own array is copied first (``fallback.from_numpy_tree``).
+Creation routines with a shape decide before allocating: ``made_on_device`` on their declared
+``result_size`` (``frontend.entry``), so a large one is never made by NumPy and then copied.
+
 ``routing`` says whether any call can run on the host at all: false until a host array exists
 or the mode is ``"auto"``, so a program that never meets the host tier pays nothing for it.
 """
