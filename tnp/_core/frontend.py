@@ -115,7 +115,7 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
     """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
     ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
     streams and state; ``tnp.load``...: the implementation is NumPy's call, its results placed).
-    ``result_size``: a creation routine's element count from its arguments (``creation.size``
+    ``result_size``: a creation routine's element count from its arguments (``creation.elements``
     and its kin), so that a large result is made by ``impl`` on the device, not by NumPy on the
     host and then copied (``placement.made_on_device``)."""
     @functools.wraps(impl)
