@@ -3,7 +3,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import dtypes, placement
+from .._core import placement
 from .._core.fallback import from_numpy_tree, to_numpy_tree
 from .._core.ndarray import ndarray
 
@@ -17,11 +17,11 @@ def to_host(x):
 
 def to_tnp(x, inputs):
     """A result of NumPy's generator code on ``inputs`` (its arguments) as tnp values, placed by
-    ``placement.new_root``: arrays become tnp arrays with NumPy's dtype (``from_numpy_tree``),
-    and so do NumPy scalars of the dtypes the device holds (0-d); Python scalars and other
-    objects stay."""
-    if isinstance(x, np.generic) and x.dtype in dtypes.SUPPORTED:
-        return placement.new_root(np.asarray(x))
+    ``placement``: arrays become tnp arrays with NumPy's dtype (``from_numpy_tree``); a NumPy
+    scalar placed on the device a 0-d tnp array, on the host itself (as the host tier returns
+    NumPy's scalars); Python scalars and other objects stay."""
+    if isinstance(x, np.generic):
+        return x if placement.on_host(1, x.dtype) else placement.new_root(np.asarray(x))
     return from_numpy_tree(x, inputs)
 
 
