@@ -50,7 +50,8 @@ def test_load_pickles(tmp_path):
     with pytest.raises(ValueError):
         tnp.load(tmp_path / "o.npy")
     got = tnp.load(tmp_path / "o.npy", allow_pickle=True)
-    assert type(got) is np.ndarray and got.dtype == object  # NumPy's object array, as is
+    assert type(got) is tnp.ndarray and got._on_host  # a NumPy-only dtype: the host tier
+    assert got.dtype == obj.dtype and got.shape == obj.shape and got.tolist() == obj.tolist()
     with pytest.raises(ValueError):
         tnp.save(tmp_path / "p.npy", [{"a": 1}], allow_pickle=False)
 

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import tnp
+import tnp_ext
 from engine import assert_same, check
 
 SEEDS = [0, 2024]
@@ -204,10 +205,18 @@ def test_state_round_trips_with_numpy():
     assert_same(mine["state"]["key"], theirs["state"]["key"], rtol=0, host_ok=True)
 
 
-def test_results_are_tnp_arrays_on_device():
-    out = tnp.random.default_rng(0).normal(size=3)
-    assert isinstance(out, tnp.ndarray)
-    assert isinstance(tnp.random.default_rng(0).integers(5), tnp.ndarray)
+@pytest.mark.parametrize("mode", ["device", "auto"])
+def test_results_are_tnp_arrays(mode):
+    with tnp_ext.placement(mode):
+        out = tnp.random.default_rng(0).normal(size=3)
+        scalar = tnp.random.default_rng(0).integers(5)
+    assert isinstance(out, tnp.ndarray) and out._on_host == (mode == "auto")
+    expected = np.random.default_rng(0).integers(5)
+    if mode == "device":  # a 0-d device array stands for NumPy's scalar
+        assert isinstance(scalar, tnp.ndarray) and not scalar._on_host
+        assert repr(scalar) == repr(expected)
+    else:  # the host tier returns NumPy's scalars
+        assert type(scalar) is type(expected) and scalar == expected
 
 
 BAD = [

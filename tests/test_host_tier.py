@@ -388,3 +388,182 @@ def test_python_scalars_alone_stay_on_the_device_in_device_mode():
         same(np.asarray(r)[()], np.nextafter(0., -1))
     finally:
         placement.configure(*previous)
+
+
+# ---- results made from host data elsewhere: all placed by ``placement.new_root`` ----------------
+MODES = ["device", "auto"]
+
+
+@pytest.fixture(params=MODES)
+def mode(request):
+    previous = placement.configure(request.param)
+    yield request.param
+    placement.configure(*previous)
+
+
+def placed(t, expected, mode):
+    """``t`` is NumPy's ``expected`` as a tnp array, on the tier the placement rule gives."""
+    same(t, expected)
+    small = expected.size < placement.THRESHOLD
+    assert t._on_host == (placement.host_only(expected.dtype) or (mode == "auto" and small))
+
+
+def _device(values):
+    return tnp.asarray(jnp.asarray(values))  # a device input: host.call declines, the fallback runs
+
+
+def test_fallback_results_are_placed(mode):
+    offsets = np.arange(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        placed(tnp.busday_offset("2011-10-03", _device(offsets)),  # datetime64: the host
+               np.busday_offset("2011-10-03", offsets), mode)
+        days = np.arange(6).astype("M8[D]")
+        placed(tnp.datetime_as_string(days), np.datetime_as_string(days), mode)
+        placed(tnp.is_busday(days), np.is_busday(days), mode)
+
+
+def _fallback(fn):
+    from tnp._core.fallback import numpy_fallback
+    return numpy_fallback(fn, "test_host_tier." + fn.__name__)
+
+
+def test_fallback_never_takes_a_users_array(mode):
+    def itself(x):
+        return x
+
+    def view(x):
+        return x[1:]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for fn in (itself, view):
+            u = np.arange(5.)
+            r = _fallback(fn)(u)
+            assert u.flags.writeable and u.flags.owndata
+            expected = fn(u.copy())
+            u[:] = -1  # the user's array changes; tnp's result does not
+            same(r, expected)
+            assert r._on_host == (mode == "auto")
+
+
+def test_loaded_arrays_are_placed(mode, tmp_path):
+    data = {"small": np.arange(6.).reshape(2, 3), "objects": np.array([{"a": 1}, None]),
+            "large": np.arange(placement.THRESHOLD, dtype=np.int32)}
+    for name, a in data.items():
+        np.save(tmp_path / f"{name}.npy", a)
+        t = tnp.load(tmp_path / f"{name}.npy", allow_pickle=True)
+        if a.dtype == object:
+            assert type(t) is tnp.ndarray and t._on_host and t.tolist() == a.tolist()
+        else:
+            placed(t, a, mode)
+    np.savez(tmp_path / "z.npz", **{k: v for k, v in data.items() if v.dtype != object})
+    with tnp.load(tmp_path / "z.npz") as z:
+        placed(z["small"], data["small"], mode)
+        placed(z["large"], data["large"], mode)
+    mapped, t = (xp.load(tmp_path / "small.npy", mmap_mode="r") for xp in (np, tnp))
+    placed(t, np.asarray(mapped), mode)
+    assert t.flags.writeable == mapped.flags.writeable
+    np.savetxt(tmp_path / "t.txt", data["small"])
+    placed(tnp.loadtxt(tmp_path / "t.txt"), np.loadtxt(tmp_path / "t.txt"), mode)
+
+
+def test_fromdata_results_are_placed(mode):
+    for buf in (b"abcdefgh", bytearray(b"abcdefgh")):
+        t, a = tnp.frombuffer(buf, np.uint8), np.frombuffer(buf, np.uint8)
+        placed(t, a, mode)
+        assert t.flags.writeable == a.flags.writeable  # read-only where NumPy's is
+    placed(tnp.frombuffer(b"abcd", "S2"), np.frombuffer(b"abcd", "S2"), mode)
+    placed(tnp.fromiter(range(5), np.int16), np.fromiter(range(5), np.int16), mode)
+    placed(tnp.fromstring("1 2 3", sep=" "), np.fromstring("1 2 3", sep=" "), mode)
+    big = np.arange(placement.THRESHOLD, dtype=np.uint8).tobytes()
+    placed(tnp.frombuffer(big, np.uint8), np.frombuffer(big, np.uint8), mode)
+
+
+def test_random_results_are_placed_and_exact(mode):
+    t, n = tnp.random.default_rng(7), np.random.default_rng(7)
+    placed(t.normal(size=5), n.normal(size=5), mode)
+    placed(t.integers(9, size=placement.THRESHOLD), n.integers(9, size=placement.THRESHOLD), mode)
+    placed(t.choice(["a", "b", "c"], 4), n.choice(["a", "b", "c"], 4), mode)
+    x, out = np.arange(6.), np.zeros(6)
+    placed(t.permuted(x, out=out), n.permuted(x, out=np.zeros(6)), mode)
+    assert out.flags.writeable  # the user's ``out`` is not taken over
+    scalar, expected = t.integers(9), n.integers(9)
+    if mode == "auto":
+        same(scalar, expected)  # NumPy's scalar, as every host-tier call gives
+    else:
+        assert isinstance(scalar, tnp.ndarray) and not scalar._on_host and scalar == expected
+    legacy, ref = tnp.random.RandomState(3), np.random.RandomState(3)
+    placed(legacy.permutation(np.arange(8)), ref.permutation(np.arange(8)), mode)
+
+
+# ---- creation routines: placed by their result's size, before anything is allocated ----------
+CREATION = {
+    "zeros": lambda xp, n: xp.zeros((2, n // 2), np.int32),
+    "ones": lambda xp, n: xp.ones(n),
+    "empty": lambda xp, n: xp.empty(n),
+    "full": lambda xp, n: xp.full(n, 7, np.int8),
+    "eye": lambda xp, n: xp.eye(n // 10, 10, k=1),
+    "identity": lambda xp, n: xp.identity(int(n ** 0.5) + 1),
+    "arange": lambda xp, n: xp.arange(0.5, n / 2, 0.5),
+    "linspace": lambda xp, n: xp.linspace(0, 1, n),
+    "logspace": lambda xp, n: xp.logspace(0, 1, n // 2, base=[2., 3.]),
+    "geomspace": lambda xp, n: xp.geomspace(1, 1000, n),
+    "tri": lambda xp, n: xp.tri(n // 8, 8, -1),
+    "indices": lambda xp, n: xp.indices((n // 20, 10)),
+    "zeros_like": lambda xp, n: xp.zeros_like(np.ones(n, np.int16)),
+    "full_like": lambda xp, n: xp.full_like([1, 2], 3, shape=(n,)),
+    "empty_like": lambda xp, n: xp.empty_like(np.ones(n)),
+}
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("name", CREATION)
+def test_creation_placed_by_size(auto, monkeypatch, name, size):
+    """A small result is NumPy's own (made on the host); a large one is made on the device
+    directly: no NumPy array of its size is allocated and then placed."""
+    threshold = 200
+    previous = placement.configure(threshold=threshold)
+    placing = []
+    new_root = placement.new_root
+    monkeypatch.setattr(placement, "new_root", lambda h: placing.append(h) or new_root(h))
+    try:
+        n = threshold // 4 if size == "small" else threshold * 2
+        expected, t = CREATION[name](np, n), CREATION[name](tnp, n)
+    finally:
+        placement.configure(*previous)
+    if isinstance(t, tnp.ndarray):
+        assert t._on_host == (size == "small")
+    if name.startswith("empty"):  # NumPy's contents are arbitrary
+        t, expected = (np.zeros_like(x) for x in (t, expected))
+    same(t, expected)
+    assert any(h.size == np.size(expected) for h in placing) == (size == "small")
+
+
+@pytest.mark.parametrize("bad", [
+    lambda xp: xp.zeros(-1),
+    lambda xp: xp.zeros((-20, -20)),
+    lambda xp: xp.ones(2.5),
+    lambda xp: xp.eye(-3),
+    lambda xp: xp.arange(float("nan")),
+    lambda xp: xp.linspace(0, 1, -5),
+    lambda xp: xp.full((10, -30), 1),
+    lambda xp: xp.zeros((10 ** 10, 10 ** 10)),
+])
+def test_creation_errors_are_numpys(mode, bad):
+    previous = placement.configure(threshold=100)
+    try:
+        with pytest.raises(Exception) as expected:
+            bad(np)
+        with pytest.raises(Exception) as actual:
+            bad(tnp)
+    finally:
+        placement.configure(*previous)
+    assert type(actual.value) is type(expected.value)
+    assert str(actual.value) == str(expected.value)
+
+
+def test_creation_on_a_jax_device_stays_there(auto):
+    device = tnp.asarray(jnp.ones(1)).device
+    for t in (tnp.zeros(3, device=device), tnp.arange(3, device=device)):
+        assert not t._on_host
+    same(tnp.zeros(3, device="cpu"), np.zeros(3, device="cpu"))

@@ -1,8 +1,9 @@
 """The one fallback path: NumPy names tnp does not implement natively.
 
 ``numpy_fallback(name)`` wraps ``numpy.<name>``: tnp arguments go to the host as NumPy arrays, NumPy
-runs, numeric array results come back as tnp arrays, and a ``TnpFallbackWarning`` is issued once
-per name. ``USED`` counts fallback calls per name (``python -m tnp run --compare`` reports them).
+runs, array results come back as tnp arrays (placed by ``placement.new_root``: a NumPy-only dtype
+on the host), and a ``TnpFallbackWarning`` is issued once per name. ``USED`` counts fallback calls
+per name (``python -m tnp run --compare`` reports them).
 """
 import collections
 import functools
@@ -11,8 +12,7 @@ import warnings
 import jax
 import numpy as np
 
-from . import frontend, syncs
-from .dtypes import SUPPORTED, native
+from . import frontend, placement, syncs
 from .errors import TnpFallbackWarning, TnpTracingError
 from .ndarray import ndarray
 
@@ -32,13 +32,36 @@ def to_numpy_tree(x, scalars=False):
     return x
 
 
-def from_numpy_tree(x):
-    if type(x) is np.ndarray and x.dtype in SUPPORTED:
-        return ndarray._wrap(jax.device_put(native(x)))
+def from_numpy_tree(x, inputs):
+    """NumPy's result ``x`` of a call on ``inputs`` as tnp values: each array (also in lists,
+    tuples and namedtuples) a new tnp array placed by ``placement.new_root``; anything else,
+    NumPy's array subclasses included, as it is. An array that is one of the arrays in
+    ``inputs`` (a user's own, which ``new_root`` must not take over and make read-only) or
+    that came earlier in ``x`` is copied first."""
+    return _from_numpy(x, _array_ids(inputs, set()))
+
+
+def _array_ids(x, ids):
+    if type(x) is np.ndarray:
+        ids.add(id(x))
+    elif type(x) in (list, tuple):
+        for v in x:
+            _array_ids(v, ids)
+    elif type(x) is dict:
+        _array_ids(tuple(x.values()), ids)
+    return ids
+
+
+def _from_numpy(x, taken):
+    if type(x) is np.ndarray:
+        if id(x) in taken:
+            x = x.copy()
+        taken.add(id(x))
+        return placement.new_root(x)
     if type(x) in (list, tuple):
-        return type(x)(from_numpy_tree(v) for v in x)
+        return type(x)(_from_numpy(v, taken) for v in x)
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # namedtuple results
-        return type(x)(*(from_numpy_tree(v) for v in x))
+        return type(x)(*(_from_numpy(v, taken) for v in x))
     return x
 
 
@@ -66,7 +89,7 @@ def numpy_fallback(numpy_obj, qualname):
             raise TnpTracingError(
                 f"numpy.{qualname} is not implemented natively in tnp, and its fallback "
                 f"(NumPy on the host) cannot run on traced values under jit/vmap/grad") from None
-        return from_numpy_tree(numpy_obj(*host_args, **host_kwargs))
+        return from_numpy_tree(numpy_obj(*host_args, **host_kwargs), (args, kwargs))
     fallback.__tnp_fallback__ = True
     return frontend.entry(fallback, numpy_obj)  # NumPy's own errors: the entry passes them
 

@@ -11,7 +11,9 @@ hold for every call is decided here, once:
   the original exception propagates (a tnp bug, chained for the report). The device running out
   of memory is a MemoryError, as in NumPy.
 - **Where a call runs**: a call whose array inputs all live on the host (``placement``) runs
-  NumPy's own function there (``host.call``); any device input runs the implementation.
+  NumPy's own function there (``host.call``); any device input runs the implementation. A
+  creation routine declares its result's size (``np_doc(result_size=...)``): a large one is
+  made by the implementation on the device directly.
 
 Arguments are converted by the implementation, with the one normaliser's annotations and
 converters (``normalize``). A ufunc object is entered through its own ``__call__`` and methods,
@@ -98,13 +100,30 @@ def numpy_exception(numpy_fn, args, kwargs):
     return None
 
 
-def entry(impl, numpy_fn, host_tier=True):
+def _made_on_device(result_size, args, kwargs):
+    """Whether a creation call's result is made on the device directly (``result_size``: its
+    element count from the call's arguments, None where unknown: then NumPy decides, and a bad
+    argument gets NumPy's error)."""
+    if placement.MODE != "auto":  # (no cost in the other mode)
+        return False
+    try:
+        size = result_size(*args, **kwargs)
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return size is not None and placement.made_on_device(size)
+
+
+def entry(impl, numpy_fn, host_tier=True, result_size=None):
     """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
     ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
-    streams and state)."""
+    streams and state; ``tnp.load``...: the implementation is NumPy's call, its results placed).
+    ``result_size``: a creation routine's element count from its arguments (``creation.elements``
+    and its kin), so that a large result is made by ``impl`` on the device, not by NumPy on the
+    host and then copied (``placement.made_on_device``)."""
     @functools.wraps(impl)
     def call(*args, **kwargs):
-        if host_tier and placement.routing:
+        if host_tier and placement.routing and not (
+                result_size is not None and _made_on_device(result_size, args, kwargs)):
             r = host.call(numpy_fn, args, kwargs)
             if r is not host.DECLINED:
                 return r

@@ -49,7 +49,7 @@ class ndarray:
         return self
 
     @classmethod
-    def _wrap_host(cls, buf):
+    def _wrap_host(cls, buf, writeable=True):
         """A new host-tier root owning the read-only NumPy array ``buf`` (``placement``)."""
         self = object.__new__(cls)
         self._buf = buf
@@ -61,7 +61,7 @@ class ndarray:
         self._scalar = False
         self._version = 0
         self._cache = None
-        self._writeable = True
+        self._writeable = writeable
         self._exported = False
         self._trace = None  # NumPy's data belongs to no trace
         self._rshape = None

@@ -11,6 +11,12 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
   read at import) or at run time with ``configure``. An array made from a ``jax.Array``, or with
   ``device=`` a ``jax.Device``, is on the device whatever the mode.
 
+``new_root`` is the one constructor of a root from a NumPy array (host-tier results, fallback,
+``io``, ``frombuffer`` and kin, ``tnp.random``'s exact streams); it takes ownership, so a
+result that may be a caller's own array is copied first (``fallback.from_numpy_tree``).
+Creation routines with a shape decide before allocating: ``made_on_device`` on their declared
+``result_size`` (``frontend.entry``), so a large one is never made by NumPy and then copied.
+
 ``routing`` says whether any call can run on the host at all: false until a host array exists
 or the mode is ``"auto"``, so a program that never meets the host tier pays nothing for it.
 """
@@ -71,15 +77,25 @@ def on_host(size, dtype):
     return host_only(dtype) or (MODE == "auto" and size < THRESHOLD)
 
 
+def made_on_device(size):
+    """Whether a creation routine's result of ``size`` elements (known from the call's arguments,
+    before anything is allocated) is made by the device implementation directly, not by NumPy:
+    in mode ``"auto"``, at or over the threshold. (Its dtype aside: a NumPy-only one is refused
+    by the device and made on the host.)"""
+    return MODE == "auto" and size >= THRESHOLD
+
+
 def new_root(host):
-    """A new tnp array holding the NumPy array ``host`` (owned: the caller gives it up), placed
-    by the rule above."""
+    """A new tnp array holding the NumPy array ``host``, placed by the rule above. It takes
+    ownership (the caller gives ``host`` up: never pass an array a user holds); a view is
+    copied. Read-only where ``host`` is, as NumPy's result would be."""
     global routing
     dt = host.dtype
+    writeable = host.flags.writeable
     if dt not in dtypes.SUPPORTED or (MODE == "auto" and host.size < THRESHOLD):
         routing = True
         if host.base is not None and not host.flags.owndata:
             host = host.copy()  # a root's buffer owns its memory (its writeable flag is ours)
         host.setflags(write=False)  # written only through the write path
-        return ndarray._wrap_host(host)
-    return ndarray._wrap(jax.device_put(dtypes.native(host)))
+        return ndarray._wrap_host(host, writeable)
+    return ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)

@@ -39,6 +39,29 @@ def _check_shape(shape, dtype):
     return shape
 
 
+def elements(shape):
+    """The element count of a result of ``shape`` (an int or a sequence of ints): a creation
+    routine's ``result_size`` (``frontend.entry``). None for a negative dimension (NumPy gives
+    the error); TypeError for a shape that is not integers."""
+    dims = _shape_tuple(shape)
+    return None if any(d < 0 for d in dims) else math.prod(dims)
+
+
+def _shape_size(shape, *args, **kwargs):
+    """``result_size`` of a routine whose first argument is its result's shape."""
+    return elements(shape)
+
+
+def _like_size(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """``result_size`` of a ``*_like`` routine: known when ``a`` is not a tnp array (the call
+    on one is placed as its input is)."""
+    return None if isinstance(a, ndarray) else elements(np.shape(a) if shape is None else shape)
+
+
+def _full_like_size(a, fill_value, *args, **kwargs):
+    return _like_size(a, *args, **kwargs)
+
+
 def check_size(n, dtype):
     """NumPy's ValueError for ``n`` elements of ``dtype`` over the largest intp in bytes."""
     if n * np.dtype(dtype).itemsize > np.iinfo(np.intp).max:
@@ -193,21 +216,22 @@ def _filled(shape, value, dtype):
     return _fill(value, _check_shape(shape, dtype), dtype)
 
 
-@np_doc(np.zeros)
+@np_doc(np.zeros, result_size=_shape_size)
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
     return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
                            device), order)
 
 
-@np_doc(np.ones)
+@np_doc(np.ones, result_size=_shape_size)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
     return _laid_out(place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)),
                            device), order)
 
 
-@np_doc(np.empty, notes="The contents are zeros (XLA has no uninitialised memory).")
+@np_doc(np.empty, result_size=_shape_size,
+        notes="The contents are zeros (XLA has no uninitialised memory).")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
     return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
@@ -223,7 +247,7 @@ def _fill_value(fill_value, dtype):
     return tmp
 
 
-@np_doc(np.full)
+@np_doc(np.full, result_size=_shape_size)
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     if dtype is None:
         dtype = np.asarray(fill_value).dtype if not isinstance(fill_value, ndarray) \
@@ -241,25 +265,25 @@ def _like_shape_dtype(a, dtype, shape):
     return (np.shape(a) if shape is None else _check_shape(shape, dt)), np.dtype(dt)
 
 
-@np_doc(np.zeros_like)
+@np_doc(np.zeros_like, result_size=_like_size)
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
     return place(_filled(shape, 0, dt), device)
 
 
-@np_doc(np.ones_like)
+@np_doc(np.ones_like, result_size=_like_size)
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
     return place(_filled(shape, 1, dt), device)
 
 
-@np_doc(np.empty_like, notes="The contents are zeros.")
+@np_doc(np.empty_like, result_size=_like_size, notes="The contents are zeros.")
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
     return place(_filled(shape, 0, dt), device)
 
 
-@np_doc(np.full_like)
+@np_doc(np.full_like, result_size=_full_like_size)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
     return place(ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape,
@@ -318,7 +342,20 @@ def _check_int_items(values, dt):
                 dtypes.check_python_int(int(v), dt)
 
 
-@np_doc(np.arange, notes="Keyword ``start=`` is not accepted (NumPy's documented signature).")
+_REAL = (int, float, np.integer, np.floating)
+
+
+def _arange_size(start_or_stop, /, stop=None, step=1, **kwargs):
+    """``arange``'s ``result_size``: known for real numbers."""
+    start, stop = (0, start_or_stop) if stop is None else (start_or_stop, stop)
+    step = 1 if step is None else step
+    if all(isinstance(v, _REAL) for v in (start, stop, step)) and step:
+        return _arange_length(start, stop, step)
+    return None
+
+
+@np_doc(np.arange, result_size=_arange_size,
+        notes="Keyword ``start=`` is not accepted (NumPy's documented signature).")
 def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
     return place(_arange(start_or_stop, stop, step, dtype), device)
 

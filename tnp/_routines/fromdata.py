@@ -1,12 +1,11 @@
 """Creation from existing data: fromfunction, fromiter, frombuffer, fromstring,
-asarray_chkfinite, require. Data that lives on the host is parsed by NumPy and put on the device."""
-import jax
+asarray_chkfinite, require. Data that lives on the host is parsed by NumPy, and its result placed
+by ``placement.new_root`` (a copy: NumPy's ``frombuffer`` would be a view of the buffer)."""
 import jax.numpy as jnp
 import numpy as np
 from numpy._core._asarray import POSSIBLE_FLAGS
 
-from .._core import dtypes
-from .._core.ndarray import ndarray
+from .._core import dtypes, placement
 from .._core.np_doc import np_doc, numpy_signature
 from .._core import syncs
 from .creation import array, asanyarray, asarray
@@ -16,37 +15,31 @@ __all__ = ["fromfunction", "fromiter", "frombuffer", "fromstring", "asarray_chkf
            "require"]
 
 
-def _to_device(host, writeable=True):
-    dtypes.check_supported(host.dtype)
-    return ndarray._wrap(jax.device_put(host), writeable=writeable)
-
-
 @np_doc(np.fromfunction, notes="``function`` is called once with tnp index arrays.")
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     return function(*indices(shape, dtype=dtype), **kwargs)
 
 
-@np_doc(np.fromiter, notes="The iterable is consumed on the host; the result is put on the device.")
+@np_doc(np.fromiter, notes="The iterable is consumed on the host.")
 def fromiter(iter, dtype, count=-1, *, like=None):
     dtypes.canonical(dtype)
-    return _to_device(np.fromiter(iter, dtype, count))
+    return placement.new_root(np.fromiter(iter, dtype, count))
 
 
-@np_doc(np.frombuffer, notes="The result is a device copy of the buffer: later changes to the "
-        "buffer are not seen. It is read-only where NumPy's is.")
+@np_doc(np.frombuffer, notes="The result is a copy of the buffer: later changes to the buffer "
+        "are not seen. It is read-only where NumPy's is.")
 def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
     if dtype is not None:
         dtypes.canonical(dtype)
-    host = np.frombuffer(buffer, dtype, count, offset)
-    return _to_device(host, writeable=host.flags.writeable)
+    return placement.new_root(np.frombuffer(buffer, dtype, count, offset))  # a view: copied
 
 
 @numpy_signature  # NumPy's code takes ``sep`` missing (its ValueError: binary mode removed)
-@np_doc(np.fromstring, notes="Parsed by NumPy on the host; the result is put on the device.")
+@np_doc(np.fromstring, notes="Parsed by NumPy on the host.")
 def fromstring(string, dtype=None, count=-1, *, sep=np._NoValue, like=None):
     dtypes.canonical(dtype)
     given = {} if sep is np._NoValue else {"sep": sep}
-    return _to_device(np.fromstring(string, dtype, count, **given))
+    return placement.new_root(np.fromstring(string, dtype, count, **given))
 
 
 @np_doc(np.asarray_chkfinite, notes="The finiteness check is a sync point (one bool).")

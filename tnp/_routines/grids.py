@@ -11,7 +11,7 @@ from .._core import dtypes
 from .._core.casting import cast, numpy_cast
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
-from .creation import arange, asarray
+from .creation import arange, asarray, elements
 
 __all__ = ["meshgrid", "mgrid", "ogrid", "indices", "ix_"]
 
@@ -37,7 +37,14 @@ def _indices_kernel(dims, dtype, sparse):
     return jnp.stack([jnp.broadcast_to(x, dims) for x in idx])
 
 
-@np_doc(np.indices)
+def _indices_size(dimensions, dtype=int, sparse=False):
+    """``indices``' ``result_size``: one array per dimension, each of the grid's shape (sparse:
+    of that dimension's length)."""
+    dims = tuple(dimensions)
+    return elements((sum(dims),)) if sparse else len(dims) * elements(dims)
+
+
+@np_doc(np.indices, result_size=_indices_size)
 def indices(dimensions, dtype=int, sparse=False):
     dims = _sizes(tuple(operator.index(d) for d in dimensions), sparse)
     out = _indices_kernel(dims, dtypes.canonical(dtype).char, bool(sparse))

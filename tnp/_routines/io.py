@@ -1,34 +1,21 @@
 """Input and output in NumPy's own formats (.npy, .npz, text, raw binary, pickle).
 
 Files are read and written by NumPy itself, so they are interchangeable with NumPy both ways:
-arrays are copied from the device to write them (a sync point) and loaded arrays of the dtypes
-tnp holds are put on the device; anything else (object, str, structured data) stays NumPy's.
+arrays are copied from the device to write them (a sync point) and loaded arrays become tnp arrays
+placed by ``placement.new_root`` (NumPy-only dtypes on the host; masked arrays stay NumPy's).
 """
 import collections.abc
 import functools
 import inspect
 
-import jax
 import numpy as np
 from numpy.lib._npyio_impl import BagObj
 
-from .._core import dtypes
-from .._core.fallback import to_numpy_tree
-from .._core.ndarray import ndarray
+from .._core.fallback import from_numpy_tree, to_numpy_tree
 from .._core.np_doc import np_doc
 
 __all__ = ["save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
            "fromfile", "fromregex"]
-
-
-def _to_tnp(x):
-    """Loaded data as tnp arrays where tnp can hold them (NumPy's objects otherwise)."""
-    if isinstance(x, np.ndarray) and not isinstance(x, np.ma.MaskedArray) \
-            and x.dtype in dtypes.SUPPORTED:
-        return ndarray._wrap(jax.device_put(np.asarray(x)))
-    if type(x) in (list, tuple):
-        return type(x)(_to_tnp(v) for v in x)
-    return x
 
 
 def _host_io(numpy_fn, notes):
@@ -36,7 +23,8 @@ def _host_io(numpy_fn, notes):
     come back as tnp arrays."""
     @functools.wraps(numpy_fn)
     def fn(*args, **kwargs):
-        return _to_tnp(numpy_fn(*to_numpy_tree(args), **to_numpy_tree(kwargs)))
+        return from_numpy_tree(numpy_fn(*to_numpy_tree(args), **to_numpy_tree(kwargs)),
+                               (args, kwargs))
     fn.__module__ = __name__
     fn.__signature__ = inspect.signature(numpy_fn)
     del fn.__wrapped__
@@ -48,12 +36,10 @@ savez = _host_io(np.savez, "The arrays are copied from the device and written by
 savez_compressed = _host_io(np.savez_compressed,
                             "The arrays are copied from the device and written by NumPy.")
 savetxt = _host_io(np.savetxt, "The array is copied from the device and written by NumPy.")
-loadtxt = _host_io(np.loadtxt, "Parsed by NumPy on the host; the result is put on the device.")
-genfromtxt = _host_io(np.genfromtxt, "Parsed by NumPy on the host; numeric results are put on "
-                      "the device (masked and structured results stay NumPy's).")
-fromfile = _host_io(np.fromfile, "Read by NumPy on the host; the result is put on the device.")
-fromregex = _host_io(np.fromregex, "Parsed by NumPy on the host; numeric results are put on the "
-                     "device (structured results stay NumPy's).")
+loadtxt = _host_io(np.loadtxt, "Parsed by NumPy on the host.")
+genfromtxt = _host_io(np.genfromtxt, "Parsed by NumPy on the host (masked results stay NumPy's).")
+fromfile = _host_io(np.fromfile, "Read by NumPy on the host.")
+fromregex = _host_io(np.fromregex, "Parsed by NumPy on the host.")
 
 
 class NpzFile(collections.abc.Mapping):
@@ -65,7 +51,7 @@ class NpzFile(collections.abc.Mapping):
         self.f = BagObj(self)
 
     def __getitem__(self, key):
-        return _to_tnp(self._npz[key])
+        return from_numpy_tree(self._npz[key], ())
 
     def __iter__(self):
         return iter(self.files)
@@ -92,13 +78,15 @@ class NpzFile(collections.abc.Mapping):
         return getattr(self._npz, name)
 
 
-@np_doc(np.load, notes="``mmap_mode`` maps the file as in NumPy, but the data is then copied to "
-        "the device, so writes to the result do not reach the file. An .npz file gives an "
-        "NpzFile whose members are tnp arrays.")
+@np_doc(np.load, host_tier=False, notes="``mmap_mode`` maps the file as in NumPy, but the data "
+        "is then copied (read-only with 'r', as NumPy's map), so writes to the result do not "
+        "reach the file. An .npz file gives an NpzFile whose members are tnp arrays.")
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,
          max_header_size=10000):
     out = np.load(file, mmap_mode, allow_pickle, fix_imports, encoding,
                   max_header_size=max_header_size)
     if isinstance(out, np.lib.npyio.NpzFile):
         return NpzFile(out)
-    return _to_tnp(out)
+    if isinstance(out, np.memmap):
+        out = np.asarray(out)  # a view of the map: copied by ``new_root``
+    return from_numpy_tree(out, ())

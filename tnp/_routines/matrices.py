@@ -12,7 +12,7 @@ from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
-from .creation import asarray, check_size, place
+from .creation import asarray, check_size, elements, place
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander"]
 
@@ -42,7 +42,17 @@ def _tri_mask(n, m, k):
     return jnp.arange(n, dtype=np.int64)[:, None] >= cols[None, :]
 
 
-@np_doc(np.eye)
+def _square_size(N, M=None, *args, **kwargs):
+    """``result_size`` of ``eye`` and ``identity``: N rows, M (default N) columns."""
+    return elements((N, N if M is None else M))
+
+
+def _tri_size(N, M=None, *args, **kwargs):
+    n = _arange_len(N)
+    return n * (n if M is None else _arange_len(M))
+
+
+@np_doc(np.eye, result_size=_square_size)
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     n = _dim(N)
     m = n if M is None else _dim(M)
@@ -52,12 +62,12 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     return place(ndarray._wrap(_eye_kernel(n, m, k, dtype.char)), device)
 
 
-@np_doc(np.identity)
+@np_doc(np.identity, result_size=_square_size)
 def identity(n, dtype=None, *, like=None):
     return eye(n, dtype=float if dtype is None else dtype)
 
 
-@np_doc(np.tri)
+@np_doc(np.tri, result_size=_tri_size)
 def tri(N, M=None, k=0, dtype=float, *, like=None):
     # NumPy's tri is ``greater_equal.outer(arange(N), arange(-k, M - k))``: float sizes and
     # offsets work, negative sizes give empty results.

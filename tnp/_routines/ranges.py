@@ -13,7 +13,7 @@ from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 from .._core.casting import numpy_cast
 from .._core import syncs
-from .creation import asarray, check_size, place
+from .creation import asarray, check_size, elements, place
 from .ufuncs import power
 from .views import expand_dims
 
@@ -80,7 +80,23 @@ def _prepare(start, stop, num, dtype):
     return s, e, num, dt, dtype
 
 
-@np_doc(np.linspace)
+def _spaced_size(start, stop, num, *operands):
+    """The element count of ``num`` samples along a new axis, spaced between the broadcast
+    ``start``, ``stop`` (and ``operands``)."""
+    shape = np.broadcast_shapes(*(np.shape(v) for v in (start, stop) + operands))
+    return elements((num,) + shape)
+
+
+def _linspace_size(start, stop, num=50, *args, **kwargs):
+    """``result_size`` of ``linspace`` and ``geomspace``."""
+    return _spaced_size(start, stop, num)
+
+
+def _logspace_size(start, stop, num=50, endpoint=True, base=10.0, *args, **kwargs):
+    return _spaced_size(start, stop, num, base)
+
+
+@np_doc(np.linspace, result_size=_linspace_size)
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     s, e, num, dt, dtype = _prepare(start, stop, num, dtype)
@@ -97,7 +113,7 @@ def _is_scalar_base(base):
     return isinstance(base, (float, int)) or np.ndim(base) == 0
 
 
-@np_doc(np.logspace)
+@np_doc(np.logspace, result_size=_logspace_size)
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     if not _is_scalar_base(base):
         ndmax = len(np.broadcast_shapes(np.shape(start), np.shape(stop), np.shape(base)))
@@ -132,7 +148,8 @@ def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
     return numpy_cast(result, dtype)
 
 
-@np_doc(np.geomspace, notes="Checking start and stop for zeros is a sync point (one bool).")
+@np_doc(np.geomspace, result_size=_linspace_size,
+        notes="Checking start and stop for zeros is a sync point (one bool).")
 def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     s, e = to_jax(start), to_jax(stop)
     if syncs.check(jnp.any(s == 0) | jnp.any(e == 0)):

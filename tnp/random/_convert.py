@@ -3,8 +3,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import dtypes
-from .._core.fallback import to_numpy_tree
+from .._core import placement
+from .._core.fallback import from_numpy_tree, to_numpy_tree
 from .._core.ndarray import ndarray
 
 
@@ -15,14 +15,14 @@ def to_host(x):
     return to_numpy_tree(x)
 
 
-def to_device(x):
-    """A result of NumPy's generator code as tnp values: arrays and NumPy scalars become tnp
-    arrays (0-d for scalars) with NumPy's dtype; Python scalars and host-only objects stay."""
-    if isinstance(x, (np.ndarray, np.generic)) and x.dtype in dtypes.SUPPORTED:
-        return ndarray._wrap(jax.device_put(np.asarray(x)))
-    if type(x) in (list, tuple):
-        return type(x)(to_device(v) for v in x)
-    return x
+def to_tnp(x, inputs):
+    """A result of NumPy's generator code on ``inputs`` (its arguments) as tnp values, placed by
+    ``placement``: arrays become tnp arrays with NumPy's dtype (``from_numpy_tree``); a NumPy
+    scalar placed on the device a 0-d tnp array, on the host itself (as the host tier returns
+    NumPy's scalars); Python scalars and other objects stay."""
+    if isinstance(x, np.generic):
+        return x if placement.on_host(1, x.dtype) else placement.new_root(np.asarray(x))
+    return from_numpy_tree(x, inputs)
 
 
 def is_device_array(x):

@@ -2,8 +2,8 @@
 
 This host step is the exact engine's defining property: the numbers are NumPy's, bit for bit,
 for the same seed and call sequence, because NumPy's code draws them. Parameters that are tnp
-arrays are read to the host, and results are put on the device as tnp arrays with NumPy's
-dtypes. Permutations (``shuffle``, ``permutation``, ``permuted``, ``choice`` of an array) draw
+arrays are read to the host, and results become tnp arrays with NumPy's dtypes, placed by
+``placement.new_root``. Permutations (``shuffle``, ``permutation``, ``permuted``, ``choice`` of an array) draw
 only their indices on the host and move the data on the device; ``shuffle`` writes through the
 one write path. For compiled code and device-side generation use the device engine
 (``tnp.random.default_rng(tnp.random.Threefry(seed))``).
@@ -25,7 +25,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._core import probe, tracing, write
 from .._core.errors import TnpTracingError
 from .._core.ndarray import ndarray
-from ._convert import take, to_device, to_host
+from ._convert import take, to_host, to_tnp
 
 _HOST_RESULTS = {"get_state", "set_state", "seed", "bytes"}
 _RESEEDS = {"seed", "set_state"}
@@ -80,7 +80,7 @@ def _exact(numpy_method):
         result = getattr(self._np, name)(*to_host(args), **to_host(kwargs))
         if name in _RESEEDS:
             self._reseed_companion()
-        return result if host else to_device(result)
+        return result if host else to_tnp(result, (args, kwargs))
     return method
 
 
@@ -179,14 +179,14 @@ class RandomState(_Engine):
     def permutation(self, x):
         if isinstance(x, ndarray) and x.ndim >= 1:
             return self._index_permutation(x, 0)
-        return to_device(self._np.permutation(to_host(x)))
+        return to_tnp(self._np.permutation(to_host(x)), x)
 
     @functools.wraps(np.random.RandomState.choice)
     def choice(self, a, size=None, replace=True, p=None):
         if isinstance(a, ndarray) and a.ndim == 1:
             idx = self._np.choice(_positions(a.shape[0]), size, replace, to_host(p))
             return take(a, idx, 0)
-        return to_device(self._np.choice(to_host(a), size, replace, to_host(p)))
+        return to_tnp(self._np.choice(to_host(a), size, replace, to_host(p)), (a, p))
 
 
 _install(RandomState, np.random.RandomState,
@@ -237,12 +237,12 @@ class Generator(_Engine):
     def permutation(self, x, axis=0):
         if isinstance(x, ndarray) and x.ndim >= 1:
             return self._index_permutation(x, axis)
-        return to_device(self._np.permutation(to_host(x), axis))
+        return to_tnp(self._np.permutation(to_host(x), axis), x)
 
     @functools.wraps(np.random.Generator.permuted)
     def permuted(self, x, *, axis=None, out=None):
         if not isinstance(x, ndarray) or (out is not None and not isinstance(out, ndarray)):
-            return to_device(self._np.permuted(to_host(x), axis=axis, out=to_host(out)))
+            return to_tnp(self._np.permuted(to_host(x), axis=axis, out=to_host(out)), (x, out))
         if out is not None and out.shape != x.shape:  # NumPy's error, before any draw
             probe.call(self._np.permuted, probe.like(x, np.float64), axis=axis,
                        out=probe.Out(out.shape, np.float64))
@@ -261,7 +261,8 @@ class Generator(_Engine):
             idx = self._np.choice(_positions(a.shape[axis]), size, replace, to_host(p), 0,
                                   shuffle)
             return take(a, idx, axis)
-        return to_device(self._np.choice(to_host(a), size, replace, to_host(p), axis, shuffle))
+        return to_tnp(self._np.choice(to_host(a), size, replace, to_host(p), axis, shuffle),
+                      (a, p))
 
 
 _install(Generator, np.random.Generator,
