@@ -444,7 +444,7 @@ def _index_lenses(shape, index):
 def _host_result(a, r, lenses):
     """NumPy's result ``r`` of a call on the host array ``a``: a view of its root's buffer as a
     tnp view (``ndarray._host_view``), anything else as a new array or a scalar."""
-    if type(r) is np.ndarray and r.base is not None and r.base is a._root._buf:
+    if type(r) is np.ndarray and r.base is not None and r.base is a._root._buf.base:
         return a._host_view(r, lenses)
     return host.wrap_new(r)
 

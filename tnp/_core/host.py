@@ -14,7 +14,7 @@ instead (it makes tnp views, and writes through the one write path).
 import numpy as np
 from jax._src import core as _jcore  # the active trace (no public API for it)
 
-from . import placement, write
+from . import lenses, placement, write
 from .ndarray import OnDevice, ndarray, numpy_value
 
 DECLINED = object()
@@ -165,16 +165,24 @@ def wrap_new(r):
     return placement.new_root(r) if type(r) is np.ndarray else r
 
 
+def _writeable_value(o, owner):
+    """The tnp ``out`` array ``o`` as NumPy writes it: its root's own array, or a view of it."""
+    return owner if o._base is None else lenses.host_get(*o._chain(), owner)
+
+
 def _run_writing(numpy_fn, hargs, hkwargs, out):
     outs = out if type(out) is tuple else (out,)
     if any(o is not None and not isinstance(o, ndarray) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
     roots = {id(o._root): o._root for o in outs if o is not None}
     held = [write.writing(r) for r in roots.values()]
-    for w in held:
-        w.__enter__()
+    owners = {}
+    for key, w in zip(roots, held):
+        owners[key] = w.__enter__()
     try:
-        result = numpy_fn(*hargs, out=numpy_value(out), **hkwargs)
+        houts = tuple(None if o is None else _writeable_value(o, owners[id(o._root)])
+                      for o in outs)
+        result = numpy_fn(*hargs, out=houts if type(out) is tuple else houts[0], **hkwargs)
     finally:
         for w in reversed(held):
             w.__exit__()

@@ -50,7 +50,8 @@ class ndarray:
 
     @classmethod
     def _wrap_host(cls, buf, writeable=True):
-        """A new host-tier root owning the read-only NumPy array ``buf`` (``placement``)."""
+        """A new host-tier root: ``buf`` is a read-only NumPy view of the array the root owns
+        (``buf.base``, written only by the write path: ``placement.new_root``)."""
         self = object.__new__(cls)
         self._buf = buf
         self._base = None

@@ -94,8 +94,9 @@ def new_root(host):
     writeable = host.flags.writeable
     if dt not in dtypes.SUPPORTED or (MODE == "auto" and host.size < THRESHOLD):
         routing = True
-        if host.base is not None and not host.flags.owndata:
-            host = host.copy()  # a root's buffer owns its memory (its writeable flag is ours)
-        host.setflags(write=False)  # written only through the write path
-        return ndarray._wrap_host(host, writeable)
+        if not host.flags.owndata or not host.flags.writeable:
+            host = host.copy()  # the root owns its memory, written only by the write path
+        buf = host.view()  # what everything else sees: read-only (``write.writing``)
+        buf.setflags(write=False)
+        return ndarray._wrap_host(buf, writeable)
     return ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)

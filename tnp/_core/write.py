@@ -399,8 +399,10 @@ def assign(target, value, index=None, where=None):
 
 
 class writing:
-    """``with writing(root):`` the host root's buffer is writeable (by NumPy, inside), under
-    the root's lock; on exit it is read-only again and the root's version moves on."""
+    """``with writing(root) as owner:`` the host root's own array (its buffer is a read-only
+    view of it, which is all any other code sees, so no NumPy function another thread runs can
+    write it), to be written by NumPy inside, under the root's lock; on exit the root's version
+    moves on."""
     __slots__ = ("_root", "_lock")
 
     def __init__(self, root):
@@ -408,12 +410,10 @@ class writing:
 
     def __enter__(self):
         self._lock.acquire()
-        self._root._buf.setflags(write=True)
-        return self._root._buf
+        return self._root._buf.base
 
     def __exit__(self, *exc):
         try:
-            self._root._buf.setflags(write=False)
             self._root._version += 1
         finally:
             self._lock.release()
