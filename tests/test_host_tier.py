@@ -279,6 +279,30 @@ def test_threads_lose_no_host_writes(auto):
     same(t, np.full(4, 300))
 
 
+def test_numpy_writers_of_inputs_take_the_write_path_under_threads(auto):
+    """NumPy functions that write an input (``put``) see only the read-only face of a host
+    array, also while another thread writes it, so they go through the one write path: every
+    write is kept and versioned (the device copy taken between writes is current)."""
+    t, d = tnp.zeros(4), tnp.asarray(jnp.zeros(4))
+
+    def increment():
+        for _ in range(300):
+            t[0] += 1
+
+    def put():
+        for k in range(300):
+            tnp.put(t, [1], [k])
+            t + d  # a device copy of the version just written
+    threads = [threading.Thread(target=f) for f in (increment, put)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    a = np.array([300., 299., 0., 0.])
+    same(t, a)
+    same(t + d, a)
+
+
 def test_jit_reads_and_writes_host_arrays(auto):
     t = tnp.arange(4.)
 
