@@ -287,7 +287,7 @@ def _as_int_or_none(v):
 def _host_mask(mask):
     if _is_tracer(mask):
         _nonzero(mask)  # raises the tracing error
-    syncs.record("mask")
+    syncs.record("mask", mask)
     return mask
 
 
@@ -315,7 +315,7 @@ def _check_bounds(a, n, dim):
     elif _is_tracer(a):
         return
     else:
-        syncs.record("bounds")
+        syncs.record("bounds", a)
         lo, hi = (int(v) for v in _bounds_kernel()(a))
     bad = hi if hi >= n else lo if lo < -n else None
     if bad is not None:
