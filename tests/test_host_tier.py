@@ -9,7 +9,7 @@ import pytest
 
 import tnp
 import tnp_ext
-from tnp._core import placement, syncs
+from tnp._core import caches, placement, syncs
 
 
 @pytest.fixture
@@ -236,6 +236,31 @@ def test_mixed_with_device_moves_once_per_version(auto):
     h[0] = 10  # a write: the next device use moves the new value
     same(h + d, np.array([10., 2., 4., 6.]))
     assert syncs.COUNTS["to_device"] - before == 2
+
+
+INDEXES = {
+    "mask": lambda a: a > 3,
+    "0-d mask": lambda a: (a > 3)[4:5].reshape(()),
+    "mask of a view": lambda a: a[::-1] > 3,
+    "integer array": lambda a: a.argsort()[::-1],
+}
+
+
+@pytest.mark.parametrize("index", INDEXES)
+def test_host_index_arrays_stay_on_the_host(auto, index):
+    """A host-tier index array on a host or device array: read on the host, never copied to the
+    device or compiled for."""
+    a = np.arange(6.)
+    th, td = tnp.asarray(a), tnp.asarray(jnp.arange(6.))
+    i, ti = INDEXES[index](a), INDEXES[index](th)
+    assert ti._on_host
+    built, moves = caches.executables_built(), syncs.COUNTS.total()
+    rh = th[ti]
+    assert caches.executables_built() == built
+    rd = td[ti]  # the device array's gather takes the host indices
+    assert syncs.COUNTS.total() == moves
+    same(rh, a[i])
+    same(rd, a[i])
 
 
 def test_large_results_go_to_the_device(auto):

@@ -1,5 +1,6 @@
 """``python -m tnp run``: the program's streams and exit code, ``-m``, ``--report``, error reports,
 ``--compare --rtol``, and the device-sync counter."""
+import json
 import os
 import subprocess
 import sys
@@ -55,6 +56,60 @@ def test_report_names_fallbacks_and_syncs(tmp_path):
     assert "scalar: 1 time, first at line 4 of prog.py" in report
     assert "to_numpy: 1 time, first at line 5 of prog.py" in report
     assert "TnpFallbackWarning" not in p.stderr  # the report lists the fallback names instead
+
+
+# placement "auto" with a threshold of 1000 elements: ``big`` on the device, ``small`` on the host
+AUTO = {"TNP_PLACEMENT": "auto", "TNP_HOST_THRESHOLD": "1000"}
+TIER_MOVES = """
+    import numpy as np
+    big = np.zeros((1000, 3))
+    small = np.arange(3.0)
+    r = big + small
+    print(r[0])
+"""
+
+
+def test_report_names_tier_moves(tmp_path):
+    prog = _write(tmp_path / "prog.py", TIER_MOVES)
+    p = _tnp("--report", prog, env=dict(os.environ, **AUTO))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == _python(prog).stdout
+    report = p.stderr.split("---- tnp run --report")[1]
+    small, row = np.arange(3.0), np.zeros((1000, 3))[0]
+    assert (f"line 4 of prog.py: host -> device (to_device), {small.dtype}, shape {small.shape}: "
+            f"1 time") in report
+    assert (f"line 5 of prog.py: device -> host (to_numpy), {row.dtype}, shape {row.shape}: "
+            f"1 time") in report
+    assert "XLA compiles during the program: " in report
+
+
+def test_report_rows_are_capped():
+    moves = [[["prog.py", 3], "to_device", [n], "float64", 1] for n in range(_porting.MOVE_ROWS + 2)]
+    data = dict(fallback={}, fallback_lines={}, syncs={"to_device": len(moves)}, sync_lines={},
+                moves=moves, compiles=0, error=None)
+    lines = _porting.format_report(data)
+    assert lines[-2:] == ["  ... 2 more rows (2 moves)", "XLA compiles during the program: 0"]
+
+
+def test_small_arrays_of_many_sizes_compile_nothing(tmp_path):
+    """Every array under the host threshold: NumPy runs it all, XLA compiles nothing."""
+    prog = _write(tmp_path / "sizes.py", """
+        import numpy as np
+        total = 0.0
+        for n in range(1, 301):
+            a = np.arange(n) * 2.0 + 1
+            total += a.sum() + a[a > n].sum()
+        print(total)
+    """)
+    report = tmp_path / "report.json"
+    env = dict(os.environ, TNP_PLACEMENT="auto", **{_porting._REPORT_ENV: str(report)})
+    env.pop("TNP_HOST_THRESHOLD", None)
+    p = _tnp("--report", prog, env=env)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == _python(prog).stdout
+    data = json.loads(report.read_text())
+    assert data["compiles"] == 0 and data["moves"] == [] and data["syncs"] == {}
+    assert "XLA compiles during the program: 0" in p.stderr and "tier moves: none" in p.stderr
 
 
 def test_compare_prints_the_same_section(tmp_path):
@@ -165,7 +220,7 @@ def test_sync_counter_counts_without_stack_walks():
     bool(a[1] > 0), float(a[2]), a.item(3), a.tolist(), a[a > 1], a[tnp.asarray([0, 1])]
     new = syncs.COUNTS - before
     assert new == {"scalar": 2, "item": 1, "to_numpy": 1, "mask": 1, "bounds": 1}
-    assert set(syncs.SYNC_POINTS) >= set(new) and not syncs.LINES
+    assert set(syncs.SYNC_POINTS) >= set(new) and not syncs.LINES and not syncs.MOVES
 
 
 def test_explain_a_jax_error():

@@ -8,7 +8,8 @@ the program's own frames, followed by a line naming the NumPy feature tnp lacks.
 
 ``python -m tnp run --report SCRIPT.py [args]`` prints after the program (on stderr) which NumPy
 names went through tnp's fallback path and which device-sync points were hit, with counts and the
-program line of each first use.
+program line of each first use; the tier moves (each array copied between the host and the
+device, by program line, direction, shape and dtype); and the XLA compiles the program caused.
 
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,
@@ -136,10 +137,17 @@ def _failure(exc):
 
 
 # ---- the report ----------------------------------------------------------------------------
-def _report_data(error):
+MOVE_ROWS = 12  # the tier moves listed, most frequent first
+
+
+def _report_data(error, compiles):
+    """The report as JSON-serialisable data; ``compiles``: XLA executables the program built."""
     from tnp._core import fallback, syncs
+    moves = [[line, name, list(shape), dtype, n]
+             for (line, name, shape, dtype), n in syncs.MOVES.most_common()]
     return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
-            "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "error": error}
+            "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "moves": moves,
+            "compiles": compiles, "error": error}
 
 
 def _plural(n, word):
@@ -173,6 +181,24 @@ def format_report(data):
                        f"{SYNC_POINTS.get(name, name)}")
     else:
         out.append("device syncs: none")
+    out += _format_moves(data["moves"])
+    out.append(f"XLA compiles during the program: {data['compiles']}")
+    return out
+
+
+def _format_moves(moves):
+    """The tier-moves lines: the most frequent ``MOVE_ROWS`` rows, then how many more."""
+    from tnp._core.syncs import direction
+    if not moves:
+        return ["tier moves: none"]
+    out = ["tier moves (an array copied between the host and the device):"]
+    for line, name, shape, dtype, n in moves[:MOVE_ROWS]:
+        out.append(f"  {_where(line)}: {direction(name)} ({name}), {dtype}, shape {tuple(shape)}: "
+                   f"{_plural(n, 'time')}")
+    rest = moves[MOVE_ROWS:]
+    if rest:
+        out.append(f"  ... {_plural(len(rest), 'more row')} "
+                   f"({_plural(sum(r[-1] for r in rest), 'move')})")
     return out
 
 
@@ -181,7 +207,7 @@ def run_program(target, args, is_module, report=False):
     """Run the program under tnp; with ``report``, print the report on stderr after it."""
     import warnings
     from tnp import TnpFallbackWarning
-    from tnp._core import syncs
+    from tnp._core import caches, syncs
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
     report_path = os.environ.pop(_REPORT_ENV, None)
     syncs.set_program(program_dir, report or report_path)
@@ -191,6 +217,7 @@ def run_program(target, args, is_module, report=False):
     sys.argv = [target] + list(args)
     sys.path.insert(0, program_dir)
     error, code = None, 0
+    built = caches.executables_built()
     try:
         if is_module:
             runpy.run_module(target, run_name="__main__", alter_sys=True)
@@ -199,7 +226,7 @@ def run_program(target, args, is_module, report=False):
     except Exception as exc:  # noqa: BLE001  (reported, exit status 1 as Python's)
         error, code = _failure(exc), 1
     finally:
-        data = _report_data(error)
+        data = _report_data(error, caches.executables_built() - built)
         if report_path:
             with open(report_path, "w") as f:
                 json.dump(data, f)

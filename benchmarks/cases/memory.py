@@ -1,5 +1,7 @@
 """Memory: resident memory (RSS) growth over a loop that makes arrays of a new size each time
-(issue 21: every new shape compiles new executables; ``tnp._core.caches`` bounds them).
+(issue 21: every new shape compiles new executables; ``tnp._core.caches`` bounds them), and over
+300 distinct small sizes (the host tier: in the placement mode "auto" NumPy runs them, and XLA
+compiles nothing).
 
 ``python -m benchmarks.cases.memory N [EVERY]`` runs the loop in this process over N distinct
 sizes and prints one line per EVERY sizes: sizes done, RSS growth in MB since the first size,
@@ -28,7 +30,14 @@ def step(np, n):
     return float(b.sum())
 
 
-def measure(np, sizes, every):
+def small_step(np, n):
+    """One iteration of a program whose arrays are small (under the host threshold), of a new
+    size ``n`` each time."""
+    a = np.arange(n) * 2.0 + 1
+    return a.sum()
+
+
+def measure(np, sizes, every, step=step):
     """[(sizes done, RSS growth in MB)] every ``every`` sizes, after a warm-up on size 1."""
     step(np, 1)
     r0, out = rss_mb(), []
@@ -39,10 +48,13 @@ def measure(np, sizes, every):
     return out
 
 
-def run(module, sizes, every, env=None):
-    """``measure`` in a fresh process: [(sizes done, MB)]."""
-    code = (f"import {module} as np\nfrom benchmarks.cases.memory import measure\n"
-            f"print(measure(np, {sizes}, {every}))")
+def run(module, sizes, every, env=None, step="step", mode=None):
+    """``measure`` of ``step`` (a name in this module) in a fresh process: [(sizes done, MB)];
+    ``mode``: tnp's placement mode, set around it with ``tnp_ext.placement``."""
+    call = f"print(measure(np, {sizes}, {every}, {step}))"
+    code = (f"import {module} as np\nfrom benchmarks.cases.memory import measure, {step}\n"
+            + (f"import tnp_ext\nwith tnp_ext.placement({mode!r}):\n    {call}" if mode
+               else call))
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                          text=True, cwd=_REPO, env=dict(os.environ, **(env or {}))).stdout
     return eval(out.strip().splitlines()[-1])  # noqa: S307 (our own list of tuples)
@@ -60,8 +72,29 @@ def _case(sizes):
     return case
 
 
+# the small-sizes case's implementations: name -> (module, placement mode)
+_SMALL = {"numpy": ("numpy", None), "tnp auto": ("tnp", "auto"), "tnp device": ("tnp", "device")}
+
+
+def _small_sizes_case(sizes):
+    case = Case("memory", f"RSS over {sizes} distinct small sizes (process incl.)", sizes, None,
+                repeats=1)
+
+    def measured(impl):
+        module, mode = _SMALL[impl]
+        return run(module, sizes, sizes, step="small_step", mode=mode)
+
+    def make():
+        growth = {impl: measured(impl)[-1][1] for impl in _SMALL}
+        case.name = (f"RSS over {sizes} distinct small sizes: " + ", ".join(
+            f"+{mb:.1f} MB {impl}" for impl, mb in growth.items()) + " (process incl.)")
+        return {impl: (lambda impl=impl: measured(impl)) for impl in _SMALL}
+    case.make = make
+    return case
+
+
 def cases(quick):
-    return [_case(30 if quick else 1000)]
+    return [_case(30 if quick else 1000), _small_sizes_case(30 if quick else 300)]
 
 
 if __name__ == "__main__":

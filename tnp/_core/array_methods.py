@@ -150,7 +150,7 @@ class _Methods:
         if type(self._root._buf) is np.ndarray:  # the host tier: NumPy's own copy, order 'K'
             arr = np.array(self._host())  # (a copy: the buffer is written by tnp only)
         else:
-            syncs.record("to_numpy")
+            syncs.record("to_numpy", self)
             if copy_order(self, "K") == "F":
                 arr = np.asfortranarray(np.asarray(self._value))
             else:
@@ -239,7 +239,7 @@ class _Methods:
         if not args:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
-            syncs.record("item")
+            syncs.record("item", self)
             return np.asarray(self._value).item()
         if len(args) == 1 and isinstance(args[0], (int, np.integer)):
             return _ns.ravel(self)[args[0]].item()

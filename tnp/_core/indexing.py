@@ -159,9 +159,10 @@ def _basic_plan(shape, items, index):
 
 
 def _index_array(it):
-    """An index entry that is not basic, as (host numpy array or device jax array), or None."""
+    """An index entry that is not basic, as (host numpy array or device jax array), or None: a
+    host-tier array gives its NumPy value (no device copy)."""
     if isinstance(it, ndarray):
-        it = it._value
+        it = it._host() if it._on_host else it._value
     if isinstance(it, jax.Array):
         return it
     if isinstance(it, (bool, np.bool_)):
@@ -198,8 +199,7 @@ def _bool0_rewrite(shape, items):
             new.append(it)
         elif is_bool0(it):
             axes.append(dim)
-            v = it._value if isinstance(it, ndarray) else it
-            new.append(v.reshape(1) if hasattr(v, "reshape") else np.array([v]))
+            new.append(_index_array(it).reshape(1))
             dim += 1
         else:
             a = _index_array(it) if _as_int(it) is None and type(it) is not slice else None
@@ -287,7 +287,7 @@ def _as_int_or_none(v):
 def _host_mask(mask):
     if _is_tracer(mask):
         _nonzero(mask)  # raises the tracing error
-    syncs.record("mask")
+    syncs.record("mask", mask)
     return mask
 
 
@@ -315,7 +315,7 @@ def _check_bounds(a, n, dim):
     elif _is_tracer(a):
         return
     else:
-        syncs.record("bounds")
+        syncs.record("bounds", a)
         lo, hi = (int(v) for v in _bounds_kernel()(a))
     bad = hi if hi >= n else lo if lo < -n else None
     if bad is not None:

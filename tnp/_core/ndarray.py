@@ -180,7 +180,7 @@ class ndarray:
         host = self._buf
         if host.dtype not in dtypes.SUPPORTED:
             raise dtypes.unsupported_dtype_error(host.dtype)
-        syncs.record("to_device")
+        syncs.record("to_device", host)
         with tracing.outside_trace():  # concrete, even when first needed under a trace
             v = jax.device_put(dtypes.native(host))
         self._cache = (version, v)
@@ -199,7 +199,7 @@ class ndarray:
             if h is not None and h[0] is b:  # NumPy's view, of the buffer the root still has
                 return h[1]
             return lenses.host_get(*self._chain(), b)
-        syncs.record("to_numpy")
+        syncs.record("to_numpy", self)
         return np.asarray(self._value)
 
     # ---- attributes -------------------------------------------------------------------------
@@ -275,7 +275,7 @@ class ndarray:
             return np.zeros(self._shape, self._dtype)  # NumPy raises its own error on this
         if type(self._root._buf) is np.ndarray:
             return self._host()
-        syncs.record("scalar")
+        syncs.record("scalar", self)
         return np.asarray(self._value)
 
     def __bool__(self):

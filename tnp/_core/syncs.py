@@ -1,9 +1,12 @@
 """Device-sync accounting: how often tnp's named sync points copied a value from the device.
 
-``record(name)`` is called at each sync point and costs one Counter increment. When reporting is
-on (``python -m tnp run --report`` / ``--compare``, through ``set_program``), the first program
-line that reached each sync point, and each fallback name (``note_fallback``), is remembered too:
-the deepest frame of the stack that lies in the program's own files.
+``record(name, value)`` is called at each sync point and costs one Counter increment. Every sync
+point moves a value between the tiers: ``to_device`` a host array to the device, the others a
+device value to the host. When reporting is on (``python -m tnp run --report`` / ``--compare``,
+through ``set_program``), the first program line that reached each sync point, and each fallback
+name (``note_fallback``), is remembered too: the deepest frame of the stack that lies in the
+program's own files; and ``MOVES`` counts each move by its program line, sync point and the
+value's shape and dtype.
 """
 import collections
 import os
@@ -28,6 +31,7 @@ SYNC_POINTS = {
 COUNTS = collections.Counter()
 LINES = {}            # sync point name -> (file, line) of its first use by the program
 FALLBACK_LINES = {}   # fallback qualname -> (file, line) of its first use by the program
+MOVES = collections.Counter()  # (program line, sync point, shape, dtype name) -> moves
 
 _program_dir = None   # the program's directory, under ``python -m tnp run``
 _reporting = False
@@ -44,22 +48,33 @@ def set_program(program_dir, report):
     _is_program.clear()
 
 
-def record(name):
-    """A sync point ran (``name`` is a key of ``SYNC_POINTS``)."""
+def record(name, value):
+    """A sync point ran (``name`` is a key of ``SYNC_POINTS``), moving ``value`` (an array)."""
     COUNTS[name] += 1
-    if _reporting and name not in LINES:
-        LINES[name] = program_line(sys._getframe(1))
+    if _reporting:
+        _note_move(name, value, sys._getframe(1))
+
+
+def _note_move(name, value, frame):
+    line = program_line(frame)
+    LINES.setdefault(name, line)
+    MOVES[line, name, tuple(value.shape), str(value.dtype)] += 1
+
+
+def direction(name):
+    """The direction of a sync point's move."""
+    return "host -> device" if name == "to_device" else "device -> host"
 
 
 def check(flag):
     """``bool(flag)`` of a device value that decides an error or a Python result."""
-    record("check")
+    record("check", flag)
     return bool(flag)
 
 
 def count(n):
     """``int(n)`` of a device value that decides a result's shape."""
-    record("shape")
+    record("shape", n)
     return int(n)
 
 

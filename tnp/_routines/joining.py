@@ -397,8 +397,10 @@ def trim_zeros(filt, trim="fb", axis=None):
     if not axes:
         return filt
     concrete(arr._value, "trim_zeros", "slicing with known bounds")
-    syncs.record("shape")
-    masks = [np.asarray(m) for m in _nonzero_bounds(arr._value, tuple(range(arr.ndim)))]
+    masks = []
+    for m in _nonzero_bounds(arr._value, tuple(range(arr.ndim))):
+        syncs.record("shape", m)
+        masks.append(np.asarray(m))
     sl = []
     for ax, m in enumerate(masks):
         nz = np.flatnonzero(m)
