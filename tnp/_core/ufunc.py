@@ -12,13 +12,15 @@ checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._ro
 """
 import functools
 import re
+import weakref
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax._src import core as _jcore  # the active trace (no public API for it)
 
-from . import caches, dtypes, host, placement, probe, write
+from . import caches, dtypes, host, lazy, placement, probe, tracing, write
 from .fperr import errcheck as _errcheck, flags as _fp_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
@@ -161,6 +163,10 @@ class ufunc:
                 keys = tuple(_fast_key(a) for a in args)
                 kernel = self._fast.get(keys)
                 if kernel is not None and _errcheck.modes() is None:
+                    if lazy.on and self.nout == 1 and self._core is None:
+                        r = _record(kernel, args)
+                        if r is not None:
+                            return r
                     try:
                         results = kernel(*(a._value if type(a) is ndarray else a
                                            for a in args))[0]
@@ -664,6 +670,28 @@ def _check_int_power(exponent):
             return
     if neg:
         raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _record(kernel, args):
+    """The lazy fast path (``lazy``): a new root holding the call's pending node, or None
+    (under a JAX trace, or an operand that cannot be recorded)."""
+    if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
+        return None
+    vals = []
+    for a in args:
+        if type(a) is ndarray:
+            b = a._buf if a._base is None else None
+            vals.append(b if type(b) is lazy.Node else a._value)
+        else:
+            vals.append(a)
+    node = lazy.record(kernel, vals)
+    if node is None:
+        return None
+    r = ndarray._wrap(node)
+    node.root = weakref.ref(r)
+    if node.size >= lazy.LIMIT:
+        lazy.force(r)
+    return r
 
 
 def _fast_key(a):

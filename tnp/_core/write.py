@@ -48,6 +48,7 @@ from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
 from .dtypes import check_supported
 from .errors import TnpTracingError
+from .lazy import Node, force
 from .ndarray import ndarray, numpy_value
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from .tracing import current_trace
@@ -154,6 +155,8 @@ def _claim(root):
     be donated is first taken out of the root (``BUSY``), then its references are counted: a
     reader that took it before holds one (no donation); one that comes after waits."""
     buf = root._buf
+    if type(buf) is Node:  # a pending value: computed first (the node holds no buffer then)
+        buf = force(root)
     if type(buf) is not ArrayImpl or root._exported or not isinstance(current_trace(),
                                                                        _jcore.EvalTrace):
         return buf, False
