@@ -227,3 +227,30 @@ def test_fma_contraction():
     r = numpy.asarray(a * b - c)
     ref = h * g - k
     assert numpy.all(numpy.abs(r - ref) <= EPS * (numpy.abs(h * g) + numpy.abs(ref)))
+
+
+def test_inplace_operators_are_recorded():
+    h, g = _data(), _data(seed=1)
+    a, b = np.asarray(h), np.asarray(g)
+    v = a[::2]
+    _same(v, h[::2])  # a view whose cache must be renewed
+    for _ in range(3):
+        a *= 1.0001
+        a += b
+        h *= 1.0001
+        h += g
+    assert _pending(a)
+    _same(v, h[::2], rtol=4 * EPS)  # FMA contraction: see test_fma_contraction
+    _same(a, h, rtol=4 * EPS)
+
+
+def test_inplace_casting_and_shape_errors_are_numpys():
+    i = np.arange(4)
+    i += 1
+    with pytest.raises(numpy._core._exceptions._UFuncOutputCastingError):
+        i += 1.5
+    a = np.asarray(_data(3))
+    a += 1.0
+    with pytest.raises(ValueError):
+        a += np.asarray(_data(6)).reshape(2, 3)
+    _same(i, numpy.arange(4) + 1)

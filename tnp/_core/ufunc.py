@@ -179,6 +179,25 @@ class ufunc:
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
 
+    def record_inplace(self, target, other):
+        """``target op= other`` recorded lazily (``lazy``) when the target is a writeable root
+        and the call's loop, seen before, gives the target's dtype and shape (no cast, no
+        broadcast of the target): the root then holds the pending node. Returns whether it
+        did; the caller holds the root's lock."""
+        if (target._base is not None or not target._writeable or self.nout != 1
+                or self._core is not None or _errcheck.modes() is not None):
+            return False
+        kernel = self._fast.get((_fast_key(target), _fast_key(other)))
+        if kernel is None:
+            return False
+        node = _node(kernel, (target, other))
+        if node is None or node.dtype != target._dtype or node.shape != target._shape:
+            return False
+        write.rebind_pending(target, node)
+        if node.size >= lazy.LIMIT:
+            lazy.force(target)
+        return True
+
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
         if len(args) != self.nin:
@@ -207,7 +226,7 @@ class ufunc:
                 _check_int_power(ops[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
             kernel = self._kernel(in_dts, out_dts, check is not None)
-            if (check is None and outs is None and dtype is None and signature is None
+            if (check is None and (outs is None or lazy.on) and dtype is None and signature is None
                     and casting == "same_kind" and all(_fast_key(a) is not None for a in args)
                     and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
                 self._fast[tuple(keys)] = kernel
@@ -672,9 +691,9 @@ def _check_int_power(exponent):
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 
-def _record(kernel, args):
-    """The lazy fast path (``lazy``): a new root holding the call's pending node, or None
-    (under a JAX trace, or an operand that cannot be recorded)."""
+def _node(kernel, args):
+    """The pending node of ``kernel`` on ``args`` (``lazy``), or None (under a JAX trace, or an
+    operand that cannot be recorded)."""
     if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
         return None
     vals = []
@@ -684,7 +703,12 @@ def _record(kernel, args):
             vals.append(b if type(b) is lazy.Node else a._value)
         else:
             vals.append(a)
-    node = lazy.record(kernel, vals)
+    return lazy.record(kernel, vals)
+
+
+def _record(kernel, args):
+    """The lazy fast path: a new root holding the call's pending node, or None."""
+    node = _node(kernel, args)
     if node is None:
         return None
     r = ndarray._wrap(node)

@@ -37,6 +37,7 @@ other's written arrays, can wait for each other; run first calls (traces) from o
 import functools
 import math
 import sys
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -445,6 +446,14 @@ def _assign_host(target, value, index, where):
         else:
             view[... if idx is None else idx] = v
     return target
+
+
+def rebind_pending(root, node):
+    """A lazily recorded whole-root write (``a += b``, ``ufunc.record_inplace``): the root holds
+    ``node``, whose operands hold the old value. The caller holds the root's lock."""
+    node.root = weakref.ref(root)
+    root._buf = node
+    root._version += 1
 
 
 def replace_root(root, new_buf):
