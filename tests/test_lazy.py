@@ -239,9 +239,15 @@ def test_inplace_operators_are_recorded():
         a += b
         h *= 1.0001
         h += g
+    a *= 1.0001
+    first = a._buf  # an intermediate: the root is rebound by the next write
+    a += b
+    h *= 1.0001
+    h += g
     assert _pending(a)
     _same(v, h[::2], rtol=4 * EPS)  # FMA contraction: see test_fma_contraction
     _same(a, h, rtol=4 * EPS)
+    assert first.value is None  # not materialised
 
 
 def test_inplace_casting_and_shape_errors_are_numpys():

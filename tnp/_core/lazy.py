@@ -145,8 +145,7 @@ def _flush(node):
                 kinds.append(type(a))
             w.append(i)
         wiring.append((n.fn, tuple(w)))
-    outs = tuple(i for i, n in enumerate(order)
-                 if n is node or (n.root is not None and n.root() is not None))
+    outs = tuple(i for i, n in enumerate(order) if n is node or _held(n))
     key = (tuple(wiring), tuple(kinds), outs)
     fn = _GRAPHS.get(key)
     if fn is None:
@@ -162,6 +161,12 @@ def _flush(node):
         r = n.root() if n.root is not None else None
         if r is not None and r._buf is n:
             r._buf = v
+
+
+def _held(n):
+    """Whether a live root holds the node (a root rebound by a later in-place write does not)."""
+    r = n.root() if n.root is not None else None
+    return r is not None and r._buf is n
 
 
 def _composed(key):
