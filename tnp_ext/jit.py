@@ -30,7 +30,7 @@ import numpy
 from jax._src import core as _jcore  # EvalTrace: whether a call runs eagerly
 from jax._src.array import ArrayImpl  # the concrete jax.Array type (fast result check)
 
-from tnp._core import tracing, write
+from tnp._core import lazy, tracing, write
 from tnp._core.errors import TnpTracingError
 from tnp._core.ndarray import ndarray
 
@@ -352,6 +352,8 @@ class Jitted:
         # Holding the roots' locks, the call reads their buffers, runs and writes back at once
         # (no other thread's write in between is lost; see tnp._core.write).
         with write.hold(roots):
+            if lazy.on:  # pending values are computed before the call reads the buffers
+                lazy.settle(roots)
             always = plan.always
             if always is None or always:
                 fn, bufs, donate = self._prepare(plan, roots, objects, leaves)

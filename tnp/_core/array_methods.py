@@ -15,7 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
-from . import devices, dtypes, host, indexing, lenses, probe, roots, syncs, write
+from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
 from .flags import Flags, FlatIter, copy_order, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray, numpy_value
@@ -458,7 +458,9 @@ def _binary(ufunc_name):
 
     def iop(self, other):
         with roots.lock_of(self._root):  # read and write at once, as NumPy's in-place loop
-            _ufunc(ufunc_name)(self, other, out=self)
+            uf = _ufunc(ufunc_name)
+            if not (lazy.on and uf.record_inplace(self, other)):
+                uf(self, other, out=self)
         return self
     return op, rop, iop
 

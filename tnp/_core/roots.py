@@ -6,6 +6,8 @@ import threading
 
 from jax._src.array import ArrayImpl  # the concrete jax.Array type (readers' fast check)
 
+from . import lazy
+
 N_STRIPES = 64
 STRIPES = tuple(threading.RLock() for _ in range(N_STRIPES))
 
@@ -28,10 +30,13 @@ def lock_of(root):
 
 def buffer(root):
     """A reader's ``root._buf``: the fast path of ``ndarray._value`` handles concrete arrays;
-    here a buffer being written (or swapped for tracers by another thread) is waited for."""
+    here a pending value (``lazy``) is computed, and a buffer being written (or swapped for
+    tracers by another thread) is waited for."""
     b = root._buf
     if type(b) is ArrayImpl:
         return b
+    if type(b) is lazy.Node:
+        return lazy.force(root)
     lock = lock_of(root)
     if lock._is_owned():  # this thread's own trace (tracers) or write
         return b

@@ -12,13 +12,15 @@ checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._ro
 """
 import functools
 import re
+import weakref
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax._src import core as _jcore  # the active trace (no public API for it)
 
-from . import caches, dtypes, host, placement, probe, write
+from . import caches, dtypes, host, lazy, placement, probe, tracing, write
 from .fperr import errcheck as _errcheck, flags as _fp_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
@@ -161,6 +163,10 @@ class ufunc:
                 keys = tuple(_fast_key(a) for a in args)
                 kernel = self._fast.get(keys)
                 if kernel is not None and _errcheck.modes() is None:
+                    if lazy.on and self.nout == 1 and self._core is None:
+                        r = _record(kernel, args)
+                        if r is not None:
+                            return r
                     try:
                         results = kernel(*(a._value if type(a) is ndarray else a
                                            for a in args))[0]
@@ -172,6 +178,25 @@ class ufunc:
             return self._call(*args, **kwargs)
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
+
+    def record_inplace(self, target, other):
+        """``target op= other`` recorded lazily (``lazy``) when the target is a writeable root
+        and the call's loop, seen before, gives the target's dtype and shape (no cast, no
+        broadcast of the target): the root then holds the pending node. Returns whether it
+        did; the caller holds the root's lock."""
+        if (target._base is not None or not target._writeable or self.nout != 1
+                or self._core is not None or _errcheck.modes() is not None):
+            return False
+        kernel = self._fast.get((_fast_key(target), _fast_key(other)))
+        if kernel is None:
+            return False
+        node = _node(kernel, (target, other))
+        if node is None or node.dtype != target._dtype or node.shape != target._shape:
+            return False
+        write.rebind_pending(target, node)
+        if node.size >= lazy.LIMIT:
+            lazy.force(target)
+        return True
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None):
@@ -201,7 +226,7 @@ class ufunc:
                 _check_int_power(ops[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
             kernel = self._kernel(in_dts, out_dts, check is not None)
-            if (check is None and outs is None and dtype is None and signature is None
+            if (check is None and (outs is None or lazy.on) and dtype is None and signature is None
                     and casting == "same_kind" and all(_fast_key(a) is not None for a in args)
                     and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
                 self._fast[tuple(keys)] = kernel
@@ -664,6 +689,33 @@ def _check_int_power(exponent):
             return
     if neg:
         raise ValueError("Integers to negative integer powers are not allowed.")
+
+
+def _node(kernel, args):
+    """The pending node of ``kernel`` on ``args`` (``lazy``), or None (under a JAX trace, or an
+    operand that cannot be recorded)."""
+    if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
+        return None
+    vals = []
+    for a in args:
+        if type(a) is ndarray:
+            b = a._buf if a._base is None else None
+            vals.append(b if type(b) is lazy.Node else a._value)
+        else:
+            vals.append(a)
+    return lazy.record(kernel, vals)
+
+
+def _record(kernel, args):
+    """The lazy fast path: a new root holding the call's pending node, or None."""
+    node = _node(kernel, args)
+    if node is None:
+        return None
+    r = ndarray._wrap(node)
+    node.root = weakref.ref(r)
+    if node.size >= lazy.LIMIT:
+        lazy.force(r)
+    return r
 
 
 def _fast_key(a):

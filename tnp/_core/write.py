@@ -37,6 +37,7 @@ other's written arrays, can wait for each other; run first calls (traces) from o
 import functools
 import math
 import sys
+import weakref
 
 import jax
 import jax.numpy as jnp
@@ -48,6 +49,7 @@ from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
 from .dtypes import check_supported
 from .errors import TnpTracingError
+from .lazy import Node, force
 from .ndarray import ndarray, numpy_value
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from .tracing import current_trace
@@ -154,6 +156,8 @@ def _claim(root):
     be donated is first taken out of the root (``BUSY``), then its references are counted: a
     reader that took it before holds one (no donation); one that comes after waits."""
     buf = root._buf
+    if type(buf) is Node:  # a pending value: computed first (the node holds no buffer then)
+        buf = force(root)
     if type(buf) is not ArrayImpl or root._exported or not isinstance(current_trace(),
                                                                        _jcore.EvalTrace):
         return buf, False
@@ -442,6 +446,14 @@ def _assign_host(target, value, index, where):
         else:
             view[... if idx is None else idx] = v
     return target
+
+
+def rebind_pending(root, node):
+    """A lazily recorded whole-root write (``a += b``, ``ufunc.record_inplace``): the root holds
+    ``node``, whose operands hold the old value. The caller holds the root's lock."""
+    node.root = weakref.ref(root)
+    root._buf = node
+    root._version += 1
 
 
 def replace_root(root, new_buf):
