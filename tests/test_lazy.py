@@ -260,3 +260,16 @@ def test_inplace_casting_and_shape_errors_are_numpys():
     with pytest.raises(ValueError):
         a += np.asarray(_data(6)).reshape(2, 3)
     _same(i, numpy.arange(4) + 1)
+
+
+def test_out_of_another_dtype_leaves_the_plain_loop_alone():
+    """An eager ``out=`` call of another dtype (its own kernel) does not become the kernel of
+    the plain call on the same inputs."""
+    a, b = numpy.arange(5), numpy.arange(5)
+    ta, tb = np.asarray(a), np.asarray(b)
+    o, to = numpy.zeros(5), np.zeros(5)
+    np.add(ta, tb, out=to)
+    numpy.add(a, b, out=o)
+    _same(to, o)
+    _same(ta + tb, a + b)
+    _same(ta + tb, a + b)

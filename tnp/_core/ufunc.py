@@ -179,6 +179,11 @@ class ufunc:
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
 
+    def _default_loop(self, keys, out_dts):
+        """Whether ``out_dts`` are the loop's own output dtypes (an ``out=`` of another dtype
+        makes another kernel, which the fast table, keyed by the inputs, must not hold)."""
+        return self._resolve(tuple(keys), None, None, None, "same_kind")[1] == out_dts
+
     def record_inplace(self, target, other):
         """``target op= other`` recorded lazily (``lazy``) when the target is a writeable root
         and the call's loop, seen before, gives the target's dtype and shape (no cast, no
@@ -226,7 +231,8 @@ class ufunc:
                 _check_int_power(ops[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
             kernel = self._kernel(in_dts, out_dts, check is not None)
-            if (check is None and (outs is None or lazy.on) and dtype is None and signature is None
+            if (check is None and (outs is None or lazy.on and self._default_loop(keys, out_dts))
+                    and dtype is None and signature is None
                     and casting == "same_kind" and all(_fast_key(a) is not None for a in args)
                     and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
                 self._fast[tuple(keys)] = kernel
