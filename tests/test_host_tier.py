@@ -275,6 +275,23 @@ def test_large_results_go_to_the_device(auto):
         placement.configure(*previous)
 
 
+def test_small_operands_broadcasting_to_a_large_result_run_on_the_device(auto):
+    """Host operands whose broadcast result the placement rule puts on the device are computed
+    there (not by NumPy, then copied); equal shapes, and gufuncs, stay NumPy's."""
+    previous = placement.configure(threshold=16)
+    try:
+        a = np.arange(5.)
+        t = tnp.asarray(a)
+        before = syncs.COUNTS["to_device"]
+        outer = t[:, None] * t  # 25 elements
+        assert not outer._on_host and syncs.COUNTS["to_device"] - before == 1
+        same(outer, a[:, None] * a)
+        assert (t + t)._on_host and (t[None, :] @ t[:, None])._on_host
+        same(t[:, None] @ t[None, :], a[:, None] @ a[None, :])  # NumPy's, placed by size
+    finally:
+        placement.configure(*previous)
+
+
 def test_element_loop_runs_at_numpy_cost(auto):
     """The issue's loop: NumPy's scalars come back, so the loop's arithmetic is NumPy's."""
     x, y = tnp.arange(50), tnp.arange(50)

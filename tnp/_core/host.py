@@ -11,6 +11,8 @@ stand-ins exist to keep a value on the device). A call that NumPy answers with a
 input, or refuses because it would write an input, is declined too: the tnp implementation runs
 instead (it makes tnp views, and writes through the one write path).
 """
+import math
+
 import numpy as np
 from jax._src import core as _jcore  # the active trace (no public API for it)
 
@@ -24,9 +26,11 @@ _SCALARS = frozenset({int, float, complex, bool})
 
 
 def operands(numpy_fn, args):
-    """``numpy_fn(*args)``'s result (arrays placed) when every argument is a host array (a root,
-    or a view NumPy made) or a Python scalar and nothing is traced (the operators' case: a ufunc, whose results are new
-    arrays); None otherwise."""
+    """For a ufunc call without keywords (the operators' case: results are new arrays):
+    ``numpy_fn(*args)``'s result (arrays placed) when every argument is a host array (a root, or
+    a view NumPy made) or a Python scalar and nothing is traced; DECLINED when the inputs
+    broadcast to a result the placement rule puts on the device (``placement.made_on_device``:
+    the device computes it, rather than NumPy and then a copy); None otherwise."""
     vals = []
     found = placement.MODE == "auto"  # Python scalars alone run here in that mode only
     for a in args:
@@ -50,12 +54,26 @@ def operands(numpy_fn, args):
             return None
     if not found or type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
         return None
+    if len(vals) > 1 and numpy_fn.signature is None and _broadcast_to_device(vals):
+        return DECLINED
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:
         return placement.new_root(r)
     if type(r) is tuple:
         return tuple(placement.new_root(v) if type(v) is np.ndarray else v for v in r)
     return r
+
+
+def _broadcast_to_device(vals):
+    """Whether host operands of different shapes broadcast to a result placed on the device."""
+    shapes = [v.shape for v in vals if type(v) is np.ndarray]
+    if len(shapes) < 2 or all(s == shapes[0] for s in shapes):
+        return False  # no larger than an input (already placed by the rule)
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return False  # NumPy's error, raised by NumPy
+    return placement.made_on_device(math.prod(shape))
 
 
 def _has_array(args, kwargs):
@@ -126,7 +144,10 @@ def _shares(r, hargs, hkwargs):
         for h in hargs:
             if r is h:
                 return True
-        return any(r is h for h in hkwargs.values())
+        for h in hkwargs.values():
+            if r is h:
+                return True
+        return False
     ids = _memory_ids((hargs, tuple(hkwargs.values())), set())
     b = r
     while b is not None:

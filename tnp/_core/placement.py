@@ -91,10 +91,11 @@ def new_root(host):
     copied. Read-only where ``host`` is, as NumPy's result would be."""
     global routing
     dt = host.dtype
-    writeable = host.flags.writeable
+    flags = host.flags
+    writeable = flags.writeable
     if dt not in dtypes.SUPPORTED or (MODE == "auto" and host.size < THRESHOLD):
         routing = True
-        if not host.flags.owndata or not host.flags.writeable:
+        if not (flags.owndata and writeable):
             host = host.copy()  # the root owns its memory, written only by the write path
         buf = host.view()  # what everything else sees: read-only (``write.writing``)
         buf.setflags(write=False)

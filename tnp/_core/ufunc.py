@@ -145,15 +145,14 @@ class ufunc:
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if placement.routing:  # the host tier, for inputs on the host
-            if not kwargs:
-                r = host.operands(self._np, args)
-                if r is not None:
-                    return r
-            hargs, hkwargs = args, kwargs
-            if self.nin < len(args) <= self.nargs and "out" not in kwargs:  # positional out
-                hargs = args[:self.nin]
-                hkwargs = dict(kwargs, out=args[self.nin:] + (None,) * (self.nargs - len(args)))
-            r = host.call(self._np, hargs, hkwargs)
+            r = host.operands(self._np, args) if not kwargs else None
+            if r is None:
+                hargs, hkwargs = args, kwargs
+                if self.nin < len(args) <= self.nargs and "out" not in kwargs:  # positional out
+                    hargs = args[:self.nin]
+                    hkwargs = dict(kwargs, out=args[self.nin:] + (None,) * (
+                        self.nargs - len(args)))
+                r = host.call(self._np, hargs, hkwargs)
             if r is not host.DECLINED:
                 return r
         # The hot path: tnp arrays only, no keywords, a loop seen before (``_fast``, filled by

@@ -43,6 +43,8 @@ def elements(shape):
     """The element count of a result of ``shape`` (an int or a sequence of ints): a creation
     routine's ``result_size`` (``frontend.entry``). None for a negative dimension (NumPy gives
     the error); TypeError for a shape that is not integers."""
+    if type(shape) is int:
+        return shape if shape >= 0 else None
     dims = _shape_tuple(shape)
     return None if any(d < 0 for d in dims) else math.prod(dims)
 
@@ -349,6 +351,8 @@ def _arange_size(start_or_stop, /, stop=None, step=1, **kwargs):
     """``arange``'s ``result_size``: known for real numbers."""
     start, stop = (0, start_or_stop) if stop is None else (start_or_stop, stop)
     step = 1 if step is None else step
+    if type(start) is int and type(stop) is int and type(step) is int and step:
+        return max(0, (stop - start) // step + ((stop - start) % step != 0))  # (the common call)
     if all(isinstance(v, _REAL) for v in (start, stop, step)) and step:
         return _arange_length(start, stop, step)
     return None
