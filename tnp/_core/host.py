@@ -33,6 +33,7 @@ def operands(numpy_fn, args):
     the device computes it, rather than NumPy and then a copy); None otherwise."""
     vals = []
     found = placement.MODE == "auto"  # Python scalars alone run here in that mode only
+    shape = mixed = None  # the first array's shape; whether another's differs
     for a in args:
         t = type(a)
         if t is ndarray:
@@ -48,13 +49,17 @@ def operands(numpy_fn, args):
                 b = h[1]
             vals.append(b)
             found = True
+            if shape is None:
+                shape = b.shape
+            elif b.shape != shape:
+                mixed = True
         elif t in _SCALARS:
             vals.append(a)
         else:
             return None
     if not found or type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
         return None
-    if len(vals) > 1 and numpy_fn.signature is None and _broadcast_to_device(vals):
+    if mixed and numpy_fn.signature is None and _broadcast_to_device(vals):
         return DECLINED
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:
@@ -66,11 +71,8 @@ def operands(numpy_fn, args):
 
 def _broadcast_to_device(vals):
     """Whether host operands of different shapes broadcast to a result placed on the device."""
-    shapes = [v.shape for v in vals if type(v) is np.ndarray]
-    if len(shapes) < 2 or all(s == shapes[0] for s in shapes):
-        return False  # no larger than an input (already placed by the rule)
     try:
-        shape = np.broadcast_shapes(*shapes)
+        shape = np.broadcast_shapes(*(v.shape for v in vals if type(v) is np.ndarray))
     except ValueError:
         return False  # NumPy's error, raised by NumPy
     return placement.made_on_device(math.prod(shape))
