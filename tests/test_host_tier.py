@@ -345,6 +345,22 @@ def test_numpy_writers_of_inputs_take_the_write_path_under_threads(auto):
     same(t + d, a)
 
 
+def test_nditer_reads_a_host_array_live(auto):
+    """A host array that nditer only reads is iterated in place: a write made after the
+    iterator was created is seen, as with NumPy's own arrays."""
+    a = np.arange(6.).reshape(2, 3)
+    t = tnp.asarray(a)
+    it_t, it_a = tnp.nditer(t[:, 1:]), np.nditer(a[:, 1:])
+    t[1, 2], a[1, 2] = -5, -5
+    assert [float(v) for v in it_t] == [float(v) for v in it_a]
+    rw = ["readwrite"]
+    with tnp.nditer(t, op_flags=rw) as it_t, np.nditer(a, op_flags=rw) as it_a:
+        for x, y in zip(it_t, it_a):
+            x[...] = x * 2
+            y[...] = y * 2
+    same(t, a)
+
+
 def test_jit_reads_and_writes_host_arrays(auto):
     t = tnp.arange(4.)
 

@@ -47,7 +47,8 @@ def copy_order(a, order):
         return order
     if a._base is None:
         return "F" if _FORTRAN and is_fortran_root(a) else "C"
-    if not (_FORTRAN and is_fortran_root(a._base)) and all(k != "transpose" for k, _ in a._chain()[0]):
+    if not (_FORTRAN and is_fortran_root(a._base)) and all(
+            k != "transpose" for k, _ in a._chain()[0]):
         return "C"  # slices and reshapes of C-ordered data are never F- without C-contiguous
     layout = numpy_layout(a)
     if order == "K" and not (layout.flags.c_contiguous or layout.flags.f_contiguous):

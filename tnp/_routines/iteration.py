@@ -3,7 +3,8 @@
 ``ndenumerate`` and ``nditer`` are sync points: the operands come to the host once, NumPy's own
 iterator walks them, and what was written into readwrite/writeonly operands (and the operands
 ``nditer`` allocated) goes back to the tnp arrays through the one write path when the iteration
-ends, when the ``with`` block exits, or at ``close()``.
+ends, when the ``with`` block exits, or at ``close()``. A host-tier operand that ``nditer`` only
+reads is iterated in place (it sees writes made after the iterator was created, as NumPy's does).
 """
 import numpy as np
 
@@ -40,6 +41,15 @@ def _writes(op_flags, n):
     return [any(f in ("readwrite", "writeonly") for f in fl) for fl in flags]
 
 
+def _operand(o, written):
+    """What NumPy's nditer iterates for ``o``: a host-tier array it only reads is its own memory
+    (NumPy's read-only view: the iteration sees later writes, as NumPy's does); anything else a
+    host copy (written back through the one write path)."""
+    if not isinstance(o, ndarray):
+        return np.asarray(o)
+    return o._host() if o._on_host and not written else o.__array__()
+
+
 @np_doc(np.nditer, notes="Sync point: operands are iterated on the host by NumPy's nditer and "
                          "written back to the tnp arrays when the iteration ends or closes.")
 class nditer:
@@ -48,9 +58,8 @@ class nditer:
         single = not isinstance(op, (list, tuple))
         ops = [op] if single else list(op)
         self._orig = ops
-        host = [None if o is None else
-                (o.__array__() if isinstance(o, ndarray) else np.asarray(o)) for o in ops]
         self._write = _writes(op_flags, len(ops))
+        host = [None if o is None else _operand(o, w) for o, w in zip(ops, self._write)]
         for o, w in zip(ops, self._write):
             if w and isinstance(o, ndarray) and not o.flags.writeable:
                 raise ValueError("operand array with iterator write flag set is read-only")
