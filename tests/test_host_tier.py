@@ -263,6 +263,22 @@ def test_host_index_arrays_stay_on_the_host(auto, index):
     same(rd, a[i])
 
 
+def test_device_copies_do_not_alias_the_host_array(auto):
+    """What a host array hands to JAX (its device copy, an index array) keeps the value it had:
+    the write path changes the host array in place, and JAX may alias a read-only NumPy array
+    on a CPU."""
+    d = tnp.asarray(jnp.arange(10.))
+    for n in range(2, 200):  # (JAX aliases only suitably aligned memory: many allocations)
+        t, idx = tnp.zeros(n), tnp.asarray(np.array([1, 0]))
+        t[0] = 1.0
+        held = t.data
+        picked = d[idx]
+        t[1] = 2.0
+        idx[0] = 5
+        np.testing.assert_array_equal(np.asarray(held)[:2], [1.0, 0.0])
+        same(picked, np.array([1., 0.]))
+
+
 def test_large_results_go_to_the_device(auto):
     previous = placement.configure(threshold=16)
     try:

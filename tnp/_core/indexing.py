@@ -160,9 +160,10 @@ def _basic_plan(shape, items, index):
 
 def _index_array(it):
     """An index entry that is not basic, as (host numpy array or device jax array), or None: a
-    host-tier array gives its NumPy value (no device copy)."""
+    host-tier array gives a NumPy copy of its value (no device copy; a copy, because JAX may
+    alias a read-only array that the write path changes in place)."""
     if isinstance(it, ndarray):
-        it = it._host() if it._on_host else it._value
+        it = np.array(it._host()) if it._on_host else it._value
     if isinstance(it, jax.Array):
         return it
     if isinstance(it, (bool, np.bool_)):

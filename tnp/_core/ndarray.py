@@ -182,7 +182,9 @@ class ndarray:
             raise dtypes.unsupported_dtype_error(host.dtype)
         syncs.record("to_device", host)
         with tracing.outside_trace():  # concrete, even when first needed under a trace
-            v = jax.device_put(dtypes.native(host))
+            # from a private copy: JAX may alias a NumPy array's memory on a CPU, and the write
+            # path changes the root's array in place
+            v = jax.device_put(np.array(dtypes.native(host)))
         self._cache = (version, v)
         return v
 

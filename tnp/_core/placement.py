@@ -78,10 +78,11 @@ def on_host(size, dtype):
 
 
 def made_on_device(size):
-    """Whether a creation routine's result of ``size`` elements (known from the call's arguments,
-    before anything is allocated) is made by the device implementation directly, not by NumPy:
-    in mode ``"auto"``, at or over the threshold. (Its dtype aside: a NumPy-only one is refused
-    by the device and made on the host.)"""
+    """Whether a result of ``size`` elements known before anything is computed (a creation
+    routine's, from its arguments; a ufunc's on host operands, from their broadcast shape) is
+    made by the device implementation directly, not by NumPy and then copied: in mode
+    ``"auto"``, at or over the threshold. (Its dtype aside: a NumPy-only one is refused by the
+    device and made on the host.)"""
     return MODE == "auto" and size >= THRESHOLD
 
 
