@@ -16,6 +16,7 @@ under the root's lock first, so it never sees a node; see ``write``).
 """
 import os
 import threading
+import weakref
 
 import jax
 import numpy as np
@@ -97,6 +98,14 @@ def force(root):
                 _flush(b)
             root._buf = b = b.value
         return b
+
+
+def rebind(root, node):
+    """Rebind an existing root to ``node`` (a lazily recorded in-place write), under the lock a
+    flush stores its results under: a flush never overwrites the new node with an old value."""
+    with _LOCK:
+        node.root = weakref.ref(root)
+        root._buf = node
 
 
 def settle(roots):

@@ -37,7 +37,6 @@ other's written arrays, can wait for each other; run first calls (traces) from o
 import functools
 import math
 import sys
-import weakref
 
 import jax
 import jax.numpy as jnp
@@ -49,7 +48,7 @@ from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
 from .dtypes import check_supported
 from .errors import TnpTracingError
-from .lazy import Node, force
+from .lazy import Node, force, rebind
 from .ndarray import ndarray, numpy_value
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from .tracing import current_trace
@@ -451,8 +450,7 @@ def _assign_host(target, value, index, where):
 def rebind_pending(root, node):
     """A lazily recorded whole-root write (``a += b``, ``ufunc.record_inplace``): the root holds
     ``node``, whose operands hold the old value. The caller holds the root's lock."""
-    node.root = weakref.ref(root)
-    root._buf = node
+    rebind(root, node)
     root._version += 1
 
 
