@@ -665,3 +665,37 @@ def test_creation_on_a_jax_device_stays_there(auto):
     for t in (tnp.zeros(3, device=device), tnp.arange(3, device=device)):
         assert not t._on_host
     same(tnp.zeros(3, device="cpu"), np.zeros(3, device="cpu"))
+
+
+def test_flat_index_of_a_host_array(auto):
+    """``a.flat[i]`` is NumPy's scalar; a slice or list of it a copy; writes go through."""
+    na = np.arange(24.0).reshape(4, 6)
+    ta = tnp.asarray(na)
+    assert ta._on_host
+    for index in (3, -1, slice(2, 5), [1, 2], np.array([0, 23])):
+        got, want = ta.flat[index], na.flat[index]
+        same(got, want)
+        if np.ndim(want):
+            got[...] = -1  # a copy: the array is unchanged
+    same(ta, na)
+    na.flat[3] = 7.0
+    ta.flat[3] = 7.0
+    same(ta, na)
+
+
+@pytest.mark.parametrize("trim", ["fb", "f", "b"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_trim_zeros_of_a_host_array_is_a_view_made_on_the_host(auto, trim, axis):
+    rows = [[0, 0, 0, 0], [0, 1, 0, 0], [0, 2, 3, 0], [0, 0, 0, 0]]
+    for data in ([0, 0, 1, 2, 0, 3, 0, 0], rows, [[0.0, 0.0]]):
+        if axis is not None and np.ndim(data) == 1:
+            continue
+        na, ta = np.array(data, float), tnp.array(data, float)
+        want, got = np.trim_zeros(na, trim, axis=axis), tnp.trim_zeros(ta, trim, axis=axis)
+        same(got, want)
+        moves = syncs.COUNTS["to_device"]
+        if want.size:
+            want[(0,) * want.ndim] = 9  # NumPy's result is a view: so is tnp's
+            got[(0,) * got.ndim] = 9
+        same(ta, na)
+        assert syncs.COUNTS["to_device"] == moves  # read on the host

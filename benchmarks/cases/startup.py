@@ -1,6 +1,8 @@
-"""Start-up: ``import tnp`` vs ``import numpy`` / ``import jax.numpy``; first-call (compile)
-latency of a workload in a fresh process, with and without the persistent compilation cache,
-vs a later call of it."""
+"""Start-up: ``import tnp`` vs ``import numpy`` / ``import jax.numpy``, and a small program that
+stays on the host tier (tnp imports JAX only at the first device operation); first-call
+(compile) latency of a workload in a fresh process, with and without the persistent compilation
+cache, vs a later call of it."""
+import functools
 import os
 import subprocess
 import sys
@@ -17,6 +19,11 @@ _FIRST_CALL = (
     "f = tnp_ext.jit(functools.partial(mandelbrot, tnp), static_argnums=1)\n"
     "f(c, 50).data.block_until_ready()\n")
 
+
+# A program whose arrays are all small: NumPy's own work under tnp's host tier.
+_SMALL_PROGRAM = ("import {mod} as np\n"
+                  "a = np.arange(1000.0).reshape(10, 100)\n"
+                  "print(float((np.sqrt(a) * 2 + 1).sum(axis=1).max()))\n")
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -48,6 +55,14 @@ def _import_case():
     return Case("start-up", "import (process incl.)", "-", make, repeats=3)
 
 
+def _small_program_case():
+    def make():
+        _compile_sources()
+        return {name: functools.partial(_subprocess_seconds, _SMALL_PROGRAM.format(mod=mod))
+                for name, mod in (("numpy", "numpy"), ("jax", "jax.numpy"), ("tnp", "tnp"))}
+    return Case("start-up", "small host program (process incl.)", "-", make, repeats=3)
+
+
 def _first_call_case(cached):
     def make():
         cache_dir = tempfile.mkdtemp()
@@ -77,5 +92,5 @@ def _later_call_case():
 
 
 def cases(quick):
-    return [_import_case(), _first_call_case(False), _first_call_case(True),
+    return [_import_case(), _small_program_case(), _first_call_case(False), _first_call_case(True),
             _later_call_case()]

@@ -10,10 +10,8 @@ import functools
 import operator
 import sys
 
-import jax
-import jax.numpy as jnp
+from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
-from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
 from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
 from .flags import Flags, FlatIter, copy_order, numpy_layout
@@ -369,17 +367,17 @@ for _name, _member in list(vars(_Methods).items()):
 _RESIZE_REFS = 3
 
 
-@functools.partial(jax.jit, static_argnums=1)
+@functools.partial(jit, static_argnums=1)
 def _resized(buf, shape):
     n = int(np.prod(shape, dtype=np.int64))
     flat = buf.reshape(-1)[:n]
     return jnp.zeros(n, buf.dtype).at[:flat.shape[0]].set(flat).reshape(shape)
 
 
-_byteswapped = jax.jit(lenses.byteswapped)
+_byteswapped = jit(lenses.byteswapped)
 
 
-@functools.partial(jax.jit, static_argnums=1)
+@functools.partial(jit, static_argnums=1)
 def _reshaped(buf, shape):
     return buf.reshape(shape)
 

@@ -32,7 +32,7 @@ import os
 import threading
 import weakref
 
-import jax
+from .jaxload import jax, on_load
 
 
 def _limit():
@@ -154,4 +154,4 @@ def clear():
     _STATS["all cleared"] += 1
 
 
-jax.monitoring.register_event_duration_secs_listener(_on_event)
+on_load(lambda: jax.monitoring.register_event_duration_secs_listener(_on_event))

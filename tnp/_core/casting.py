@@ -1,8 +1,7 @@
 """The one cast: ``x.astype(dtype)`` with NumPy's values where XLA's differ.
 
 Used by every conversion tnp makes (creation, ``astype``, the write path, ufunc outputs)."""
-import jax
-import jax.numpy as jnp
+from .jaxload import jit, jnp
 import numpy as np
 
 
@@ -46,7 +45,7 @@ def numpy_cast(x, dtype):
 
 # Static dtypes are passed as type codes: 'L' and 'Q' (both uint64) are equal as dtypes, and a
 # kernel cached for one must not answer for the other.
-_cast_kernel = jax.jit(lambda x, code: numpy_cast(x, np.dtype(code)), static_argnums=1)
+_cast_kernel = jit(lambda x, code: numpy_cast(x, np.dtype(code)), static_argnums=1)
 
 
 def cast(x, dtype):

@@ -47,7 +47,7 @@ def _keep_freed_host_memory():
 
 MALLOC_TUNED = _keep_freed_host_memory()
 
-import jax  # noqa: E402  (after the malloc settings)
+from . import jaxload  # noqa: E402  (after the malloc settings)
 
 # XLA options (read once, when JAX creates its backends) and their NumPy-faithful values.
 IEEE_XLA_FLAGS = {"--xla_allow_excess_precision": "false",
@@ -63,12 +63,8 @@ def _add_xla_flags():
 
 _add_xla_flags()
 
-jax.config.update("jax_enable_x64", True)
-if jax.config.jax_default_matmul_precision is None:
-    jax.config.update("jax_default_matmul_precision", "highest")
 
-
-def _enable_compilation_cache():
+def _enable_compilation_cache(jax):
     if os.environ.get("TNP_COMPILATION_CACHE", "1") == "0":
         return
     if jax.config.jax_compilation_cache_dir:  # the user configured one already
@@ -83,4 +79,10 @@ def _enable_compilation_cache():
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.2)
 
 
-_enable_compilation_cache()
+@jaxload.on_load
+def _configure_jax():
+    jax = jaxload.jax
+    jax.config.update("jax_enable_x64", True)
+    if jax.config.jax_default_matmul_precision is None:
+        jax.config.update("jax_default_matmul_precision", "highest")
+    _enable_compilation_cache(jax)

@@ -1,7 +1,7 @@
 """The ``device=`` argument of NumPy 2's creation functions. NumPy knows one device, "cpu"; tnp
 reads it as its default JAX device (where every tnp array is made), so a NumPy program that
 passes it runs unchanged on a GPU. A ``jax.Device`` (``a.device``) places the result there."""
-import jax
+from .jaxload import jax
 
 
 def check(device):

@@ -9,7 +9,7 @@ import collections
 import functools
 import warnings
 
-import jax
+from .jaxload import jax
 import numpy as np
 
 from . import frontend, placement, syncs

@@ -243,7 +243,8 @@ class FlatIter:
 
     def __getitem__(self, index):
         r = self._flat()[self._numpy_index(index, False)]
-        return r.copy() if r._base is not None else r
+        # a copy, never a view (on the host tier an element is NumPy's scalar)
+        return r.copy() if isinstance(r, ndarray) and r._base is not None else r
 
     def __setitem__(self, index, value):
         """NumPy's flatiter assignment: ``value`` is repeated (or cut) to the selected length."""

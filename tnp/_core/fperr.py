@@ -26,8 +26,7 @@ overflow there only for the division ufuncs, and integer reductions are not chec
 """
 import functools
 
-import jax
-import jax.numpy as jnp
+from .jaxload import jax, jnp
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 

@@ -24,22 +24,24 @@ would break ``isinstance`` and subclassing; their methods call entries.
 import functools
 import os
 
-import jax
+from .jaxload import jax, loaded, JaxArray, Tracer
 import numpy as np
 
 from . import dtypes, host, placement, probe
 from .ndarray import ndarray
 
-_JAX_DIRS = tuple(os.path.dirname(m.__file__) + os.sep for m in (jax, jax.lib))
-try:
+
+
+@functools.cache
+def _jax_dirs():
     import jaxlib
-    _JAX_DIRS += (os.path.dirname(jaxlib.__file__) + os.sep,)
-except ImportError:  # pragma: no cover - jaxlib ships with jax
-    pass
+    return tuple(os.path.dirname(m.__file__) + os.sep for m in (jax, jaxlib))
 
 
 def from_jax(exc):
     """Whether ``exc`` was raised inside JAX or XLA (its message is JAX's own text)."""
+    if not loaded():  # no JAX code has run
+        return False
     if isinstance(exc, jax.errors.JaxRuntimeError):
         return True
     tb = exc.__traceback__
@@ -47,14 +49,14 @@ def from_jax(exc):
         return False
     while tb.tb_next is not None:
         tb = tb.tb_next
-    return tb.tb_frame.f_code.co_filename.startswith(_JAX_DIRS)
+    return tb.tb_frame.f_code.co_filename.startswith(_jax_dirs())
 
 
 REPLAY_LIMIT = 1 << 24  # elements: NumPy asked about larger arrays could run for long
 
 
 def _as_spec(x, name=None):
-    if isinstance(x, ndarray) or isinstance(x, jax.Array):
+    if isinstance(x, ndarray) or isinstance(x, JaxArray):
         if x.size > REPLAY_LIMIT:
             raise _Unasked
         return (probe.Out if name == "out" else probe.Spec)(x.shape, x.dtype)
@@ -65,7 +67,7 @@ def _as_spec(x, name=None):
 
 def _as_host(x, name=None):
     if isinstance(x, ndarray):
-        if isinstance(x._value, jax.core.Tracer):
+        if isinstance(x._value, Tracer):
             raise _Unasked
         return np.array(x) if name == "out" else np.asarray(x)
     if type(x) in (list, tuple):

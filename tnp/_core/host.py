@@ -14,10 +14,10 @@ instead (it makes tnp views, and writes through the one write path).
 import math
 
 import numpy as np
-from jax._src import core as _jcore  # the active trace (no public API for it)
 
 from . import lenses, placement, write
 from .ndarray import OnDevice, ndarray, numpy_value
+from .tracing import in_trace
 
 DECLINED = object()
 
@@ -57,7 +57,7 @@ def operands(numpy_fn, args):
             vals.append(a)
         else:
             return None
-    if not found or type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+    if not found or in_trace():
         return None
     if mixed and numpy_fn.signature is None and _broadcast_to_device(vals):
         return DECLINED
@@ -111,7 +111,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return DECLINED  # Python data only: placed on the device by the implementation
     if kwargs and kwargs.get("device", "cpu") not in ("cpu", None):
         return DECLINED  # ``device=`` a jax.Device: the device tier, whatever the mode
-    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+    if in_trace():
         return DECLINED  # traced: the implementation records it
     out = kwargs.get("out") if kwargs else None
     try:

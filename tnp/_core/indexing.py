@@ -10,8 +10,7 @@ under a JAX trace that check is skipped (JAX then clamps reads and drops writes)
 import functools
 import operator
 
-import jax
-import jax.numpy as jnp
+from .jaxload import jax, jnp, JaxArray, Tracer
 import numpy as np
 
 from . import caches, probe, syncs
@@ -37,7 +36,7 @@ class AdvancedPlan:
 
 
 def _is_tracer(x):
-    return isinstance(x, jax.core.Tracer)
+    return isinstance(x, Tracer)
 
 
 def numpy_index_error(shape, index):
@@ -47,7 +46,7 @@ def numpy_index_error(shape, index):
     for it in items:
         if isinstance(it, ndarray):
             it = np.asarray(it)
-        elif isinstance(it, jax.Array) and not _is_tracer(it):
+        elif isinstance(it, JaxArray) and not _is_tracer(it):
             it = np.asarray(it)
         host.append(it)
     host = tuple(host) if isinstance(index, tuple) else host[0]
@@ -164,7 +163,7 @@ def _index_array(it):
     alias a read-only array that the write path changes in place)."""
     if isinstance(it, ndarray):
         it = np.array(it._host()) if it._on_host else it._value
-    if isinstance(it, jax.Array):
+    if isinstance(it, JaxArray):
         return it
     if isinstance(it, (bool, np.bool_)):
         return np.asarray(it)
@@ -231,9 +230,9 @@ def _advanced_plan(shape, items, index):
                else probe.placeholder(probe.Spec(a.shape, np.bool_ if a.dtype == np.bool_
                                                  else np.intp))
                for it, a in zip(items, arrays))
-    if any(isinstance(a, jax.Array) and a.dtype == np.bool_ for a in arrays):
+    if any(isinstance(a, JaxArray) and a.dtype == np.bool_ for a in arrays):
         # a device mask's result shape needs its values: a named sync point (or a tracing error)
-        ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, jax.Array) and a.dtype == np.bool_
+        ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, JaxArray) and a.dtype == np.bool_
                    else p for p, a in zip(ph, arrays))
     # (not probe.call: the index holds masks' values and slices; a placeholder per call, uncached)
     try:

@@ -18,9 +18,8 @@ import os
 import threading
 import weakref
 
-import jax
+from .jaxload import jax, ArrayImpl
 import numpy as np
-from jax._src.array import ArrayImpl
 
 from . import caches, tracing
 

@@ -8,10 +8,8 @@ donates the root's buffer so an eager write is in place on the device.
 """
 import functools
 
-import jax
-import jax.numpy as jnp
+from .jaxload import jax, jnp, lax
 import numpy as np
-from jax import lax
 
 from . import caches
 

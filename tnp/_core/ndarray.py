@@ -11,9 +11,8 @@ values); its NumPy face (indexing, operators, methods) is attached from above by
 import math
 import operator
 
-import jax
+from .jaxload import jax, on_load, ArrayImpl as _ArrayImpl, JaxArray
 import numpy as np
-from jax._src.array import ArrayImpl as _ArrayImpl  # concrete jax.Array: readers' fast path
 
 from . import dtypes, lenses, roots, syncs, tracing
 
@@ -420,7 +419,7 @@ def numpy_value(x, pull=False, depth=0):
             return x
         conv = [numpy_value(v, pull, depth + 1) for v in x]
         return x if all(c is v for c, v in zip(conv, x)) else t(conv)
-    if isinstance(x, jax.Array):
+    if isinstance(x, JaxArray):
         if pull:
             return np.asarray(x)
         raise OnDevice
@@ -436,4 +435,4 @@ def _unflatten(_, leaves):
     return ndarray._wrap(leaves[0])
 
 
-jax.tree_util.register_pytree_node(ndarray, _flatten, _unflatten)
+on_load(lambda: jax.tree_util.register_pytree_node(ndarray, _flatten, _unflatten))

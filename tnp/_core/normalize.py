@@ -12,7 +12,7 @@ import inspect
 import operator
 import typing
 
-import jax
+from .jaxload import jax, JaxArray
 import numpy as np
 from numpy.exceptions import AxisError
 
@@ -50,7 +50,7 @@ def to_jax(x, dtype=None, ndmin=0):
     dtype) and put on the device. ``dtype`` converts as NumPy does; ``ndmin`` as ``np.array``."""
     if isinstance(x, ndarray):
         v = x._value
-    elif isinstance(x, jax.Array):
+    elif isinstance(x, JaxArray):
         dtypes.check_supported(np.dtype(x.dtype))
         v = x
     else:
@@ -108,7 +108,7 @@ def where_mask(where):
     (NumPy's TypeError otherwise)."""
     if where is None:
         where = False
-    if isinstance(where, (ndarray, jax.Array, np.ndarray, np.generic)):
+    if isinstance(where, (ndarray, JaxArray, np.ndarray, np.generic)):
         dt = np.dtype(where.dtype)
         if dt != np.bool_:
             probe.call(np.ndarray.astype, probe.Spec((0,), dt), np.bool_, casting="safe")
@@ -144,10 +144,10 @@ def _converter(annotation):
 
 
 def wrap_result(result):
-    if isinstance(result, jax.Array):  # the common case, without a tree traversal
+    if isinstance(result, JaxArray):  # the common case, without a tree traversal
         return ndarray._wrap(result)
     return jax.tree_util.tree_map(
-        lambda x: ndarray._wrap(x) if isinstance(x, jax.Array) else x, result)
+        lambda x: ndarray._wrap(x) if isinstance(x, JaxArray) else x, result)
 
 
 def _fast_binder(sig):

@@ -22,7 +22,7 @@ or the mode is ``"auto"``, so a program that never meets the host tier pays noth
 """
 import os
 
-import jax
+from .jaxload import jax
 import numpy as np
 
 from . import dtypes

@@ -4,7 +4,7 @@ and what the one write path (``write``) builds its thread safety on; the scheme 
 """
 import threading
 
-from jax._src.array import ArrayImpl  # the concrete jax.Array type (readers' fast check)
+from .jaxload import ArrayImpl
 
 from . import lazy
 

@@ -4,7 +4,7 @@ By default such a write is an error (it would leak a tracer into the caller's ar
 ``tnp_ext.jit`` pushes a capture context: the write is then recorded and the array's new value is
 returned from the compiled function and written back to the caller's array after the call.
 """
-from jax._src import core as _jcore  # the active trace (no public API for it)
+from .jaxload import jcore as _jcore, until_loaded
 
 _captures = []
 
@@ -12,6 +12,14 @@ _captures = []
 def current_trace():
     """The JAX trace now active (an ``EvalTrace`` when running eagerly)."""
     return _jcore.trace_ctx.trace
+
+
+def _traced():
+    return type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace
+
+
+# Whether a JAX trace is active: host code asks this (never true before JAX is imported).
+in_trace = until_loaded(lambda: False, _traced)
 
 
 def capture_write(root):

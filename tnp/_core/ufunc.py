@@ -14,11 +14,8 @@ import functools
 import re
 import weakref
 
-import jax
-import jax.numpy as jnp
+from .jaxload import jax, jnp, lax, jcore as _jcore, Tracer
 import numpy as np
-from jax import lax
-from jax._src import core as _jcore  # the active trace (no public API for it)
 
 from . import caches, dtypes, host, lazy, placement, probe, tracing, write
 from .fperr import errcheck as _errcheck, flags as _fp_flags
@@ -43,7 +40,7 @@ def _core_ndims(signature):
 
 
 def _is_tracer(x):
-    return isinstance(x, jax.core.Tracer)
+    return isinstance(x, Tracer)
 
 
 def _cast_in(x, dt):

@@ -38,11 +38,8 @@ import functools
 import math
 import sys
 
-import jax
-import jax.numpy as jnp
+from .jaxload import jax, jnp, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
-from jax._src import core as _jcore  # the active trace (no public API for it)
-from jax._src.array import ArrayImpl  # the concrete jax.Array type (readers' fast check)
 
 from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
@@ -51,11 +48,11 @@ from .errors import TnpTracingError
 from .lazy import Node, force, rebind
 from .ndarray import ndarray, numpy_value
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
-from .tracing import current_trace
+from .tracing import current_trace, in_trace
 
 
 def _is_tracer(x):
-    return isinstance(x, jax.core.Tracer)
+    return isinstance(x, Tracer)
 
 
 def scatter_last_wins(full, idx, v):
@@ -232,7 +229,7 @@ def host_value(value, dtype, ndmax=None, element=False):
     the value as one scalar, so a list is a TypeError)."""
     if isinstance(value, ndarray):
         return value._value
-    if isinstance(value, jax.Array):
+    if isinstance(value, JaxArray):
         return value
     if isinstance(value, _PY_SCALARS) or (element and not isinstance(value, np.ndarray)):
         tmp = np.empty((), dtype)
@@ -305,7 +302,7 @@ def check_where(where_shape, target_shape):
 
 def _full_mask_ndim(index):
     """The ndim of ``index`` when it is one boolean array (else None)."""
-    if isinstance(index, (ndarray, jax.Array, np.ndarray)) and index.dtype == np.bool_:
+    if isinstance(index, (ndarray, JaxArray, np.ndarray)) and index.dtype == np.bool_:
         return len(index.shape)
     return None
 
@@ -324,11 +321,11 @@ def _whole_mask(target, index, value):
         return None
     if isinstance(index, ndarray):
         index = index._value
-    if not (isinstance(index, jax.Array) and index.dtype == np.bool_
+    if not (isinstance(index, JaxArray) and index.dtype == np.bool_
             and tuple(index.shape) == tuple(target._shape) and target._shape):
         return None
     if isinstance(value, (bool, int, float, complex, np.generic)) or (
-            isinstance(value, (ndarray, jax.Array, np.ndarray)) and np.ndim(value) == 0):
+            isinstance(value, (ndarray, JaxArray, np.ndarray)) and np.ndim(value) == 0):
         return index
     return None
 
@@ -345,7 +342,7 @@ def assign(target, value, index=None, where=None):
     if not target._writeable:
         raise ValueError("assignment destination is read-only")
     if type(target._root._buf) is np.ndarray:
-        if isinstance(current_trace(), _jcore.EvalTrace):
+        if not in_trace():
             return _assign_host(target, value, index, where)
         to_device(target._root)  # a traced write: the device tier records it
     mask = _whole_mask(target, index, value)

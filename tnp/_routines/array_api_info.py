@@ -1,7 +1,7 @@
 """The Array API's inspection namespace: ``tnp.__array_namespace_info__()`` and
 ``tnp.__array_api_version__``, as NumPy 2 has them (NumPy's structure and values, tnp's devices).
 """
-import jax
+from .._core.jaxload import jax
 import numpy as np
 
 from .._core import devices as _devices

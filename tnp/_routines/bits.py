@@ -2,7 +2,7 @@
 placeholders, so its exception classes and messages are kept)."""
 import operator
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core import probe

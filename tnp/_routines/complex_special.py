@@ -19,9 +19,8 @@ signs included, since those are what NumPy shows). No host round trip, no per-pl
 loop dtypes and the given real implementation otherwise; ``tnp._routines.ufuncs`` registers them.
 Private module: no public names (``__all__`` is empty).
 """
-import jax.numpy as jnp
+from .._core.jaxload import jnp, lax
 import numpy as np
-from jax import lax
 
 from .._core.casting import numpy_cast
 

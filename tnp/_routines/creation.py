@@ -3,8 +3,7 @@ import functools
 import math
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
 from .._core import devices, dtypes, flags, placement, probe
@@ -84,13 +83,13 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
             return ndarray._wrap(object._value)._as_array() if object._scalar else object
         shape = (1,) * (ndmin - object.ndim) + object.shape
         return object._view(("reshape", (object.shape, shape)), (), shape)
-    if copy is False and not (isinstance(object, jax.Array) and (
+    if copy is False and not (isinstance(object, JaxArray) and (
             dtype is None or dtype == object.dtype)):
         np.array([0], copy=False)  # NumPy's own ValueError (its message names the migration)
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
-    if isinstance(object, (ndarray, jax.Array)):
+    if isinstance(object, (ndarray, JaxArray)):
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
         out = placement.new_root(np.array(object, dtype=dtype, ndmin=ndmin))._as_array()
@@ -169,7 +168,7 @@ def _int_cast_range(dtype):
     return -2.0**31, 2.0**31
 
 
-@jax.jit
+@jit
 def _outside(v, lo, hi):
     return jnp.any(~((v >= lo) & (v < hi)))
 
@@ -182,7 +181,7 @@ def _check_cast_errors(x, dtype):
         raise FloatingPointError("invalid value encountered in cast")
 
 
-_fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
+_fill_kernel = jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
                        static_argnums=(1, 2))
 
 
@@ -242,7 +241,7 @@ def empty(shape, dtype=None, order="C", *, device=None, like=None):
 
 def _fill_value(fill_value, dtype):
     """NumPy's conversion of a fill value to ``dtype`` (its OverflowError etc.), as an operand."""
-    if isinstance(fill_value, (ndarray, jax.Array)):
+    if isinstance(fill_value, (ndarray, JaxArray)):
         return cast(to_jax(fill_value), dtype)
     tmp = np.empty(np.shape(fill_value), dtype)
     np.copyto(tmp, fill_value, casting="unsafe")
@@ -292,7 +291,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
                                             dt.char))._as_array(), device)
 
 
-@functools.partial(jax.jit, static_argnums=(2, 3))
+@functools.partial(jit, static_argnums=(2, 3))
 def _arange_kernel(first, second, n, dtype):
     """NumPy's arange fill: ``a[0]``, ``a[1]`` as given, ``a[i] = a[0] + i * (a[1] - a[0])``
     computed in the dtype (float16 in float32, as NumPy's HALF_fill)."""

@@ -1,7 +1,7 @@
 """Creation from existing data: fromfunction, fromiter, frombuffer, fromstring,
 asarray_chkfinite, require. Data that lives on the host is parsed by NumPy, and its result placed
 by ``placement.new_root`` (a copy: NumPy's ``frombuffer`` would be a view of the buffer)."""
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 from numpy._core._asarray import POSSIBLE_FLAGS
 

@@ -7,8 +7,7 @@ values, host-only calls) runs element by element on the host instead, as in NumP
 """
 import re
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jnp
 import numpy as np
 
 from .._core.casting import cast

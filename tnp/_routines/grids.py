@@ -3,8 +3,7 @@ import functools
 import math
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp
 import numpy as np
 
 from .._core import dtypes
@@ -25,7 +24,7 @@ def _sizes(dims, sparse):
     return dims
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2))
+@functools.partial(jit, static_argnums=(0, 1, 2))
 def _indices_kernel(dims, dtype, sparse):
     n = len(dims)
     idx = [jax.lax.broadcasted_iota(dtype, (1,) * i + (d,) + (1,) * (n - i - 1), i)
@@ -51,7 +50,7 @@ def indices(dimensions, dtype=int, sparse=False):
     return tuple(ndarray._wrap(x) for x in out) if sparse else ndarray._wrap(out)
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
 def _grid_kernel(sizes, steps, starts, dtype, sparse):
     dtype = np.dtype(dtype)
     n = len(sizes)
@@ -66,7 +65,7 @@ def _grid_kernel(sizes, steps, starts, dtype, sparse):
     return jnp.stack(out) if out else jnp.zeros((0,), dtype)
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+@functools.partial(jit, static_argnums=(0, 1, 2, 3))
 def _line_kernel(length, step, start, dtype):
     return jnp.arange(length, dtype=dtype) * jnp.asarray(step, dtype) + jnp.asarray(start, dtype)
 

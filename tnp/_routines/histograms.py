@@ -12,7 +12,7 @@ import builtins
 import operator
 from typing import Optional
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core import probe

@@ -11,8 +11,7 @@ import functools
 import operator
 import sys
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jit, jnp
 import numpy as np
 
 from .._core.casting import numpy_cast
@@ -53,7 +52,7 @@ def _tril_count(n, m, k):
     return builtins.sum(builtins.min(builtins.max(i + k + 1, 0), m) for i in range(n))
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3, 4))
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
 def _tri_kernel(n, m, k, upper, count):
     mask = jnp.tri(n, m, k - 1 if upper else k, dtype=bool)
     r, c = jnp.nonzero(~mask if upper else mask, size=count)

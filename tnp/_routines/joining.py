@@ -10,8 +10,7 @@ import builtins
 import math
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib._arraypad_impl import _as_pairs
@@ -37,7 +36,7 @@ def _host(x, what):
     if isinstance(x, ndarray):
         concrete(x._value, what, "host (NumPy or Python) values for it")
         return np.asarray(x)
-    if isinstance(x, jax.Array):
+    if isinstance(x, JaxArray):
         concrete(x, what, "host (NumPy or Python) values for it")
     return x
 
@@ -382,12 +381,12 @@ def resize(a, new_shape):
     return _resize_kernel(asarray(a), new_shape, math.prod(new_shape))
 
 
-_nonzero_bounds = jax.jit(lambda a, axes: tuple(
+_nonzero_bounds = jit(lambda a, axes: tuple(
     jnp.any(a != 0, axis=tuple(i for i in range(a.ndim) if i != ax)) for ax in axes),
     static_argnums=1)
 
 
-@np_doc(np.trim_zeros, notes="Sync point: the bounds are read from the device.")
+@np_doc(np.trim_zeros, notes="Sync point for a device array: its bounds are read from the device.")
 def trim_zeros(filt, trim="fb", axis=None):
     arr = asarray(filt)
     trim = trim.lower()
@@ -396,11 +395,16 @@ def trim_zeros(filt, trim="fb", axis=None):
     axes = tuple(range(arr.ndim)) if axis is None else normalize_axes(axis, arr.ndim)
     if not axes:
         return filt
-    concrete(arr._value, "trim_zeros", "slicing with known bounds")
-    masks = []
-    for m in _nonzero_bounds(arr._value, tuple(range(arr.ndim))):
-        syncs.record("shape", m)
-        masks.append(np.asarray(m))
+    if arr._on_host:  # NumPy reads the bounds (NumPy's result is a view: tnp makes its own)
+        h = arr._host()
+        masks = [np.any(h != 0, axis=tuple(i for i in range(h.ndim) if i != ax))
+                 for ax in range(h.ndim)]
+    else:
+        concrete(arr._value, "trim_zeros", "slicing with known bounds")
+        masks = []
+        for m in _nonzero_bounds(arr._value, tuple(range(arr.ndim))):
+            syncs.record("shape", m)
+            masks.append(np.asarray(m))
     sl = []
     for ax, m in enumerate(masks):
         nz = np.flatnonzero(m)
@@ -412,7 +416,7 @@ def trim_zeros(filt, trim="fb", axis=None):
             sl.append(slice(int(nz[0]) if "f" in trim else None,
                             int(nz[-1]) + 1 if "b" in trim else None))
     if len(sl) == 1:
-        return filt[sl[0]] if not isinstance(filt, (jax.Array,)) else arr[sl[0]]
+        return filt[sl[0]] if not isinstance(filt, (JaxArray,)) else arr[sl[0]]
     return arr[tuple(sl)]
 
 
@@ -465,7 +469,7 @@ def insert(arr, obj, values, axis=None):
         elif indices.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional or "
                              "scalar")
-    vals = to_jax(values) if isinstance(values, (ndarray, jax.Array)) else \
+    vals = to_jax(values) if isinstance(values, (ndarray, JaxArray)) else \
         jax.device_put(np.array(values, dtype=arr.dtype))
     vals = cast(vals, arr.dtype)
     if indices.size == 1:

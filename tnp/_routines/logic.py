@@ -5,7 +5,7 @@ and ``real_if_close`` decides its result dtype from the data.
 """
 import builtins
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core import dtypes, probe, write

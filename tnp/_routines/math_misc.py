@@ -8,8 +8,7 @@ import builtins
 import math
 import typing
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jnp
 import numpy as np
 
 from .._core import probe, write

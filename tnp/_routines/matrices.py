@@ -3,8 +3,7 @@ import functools
 import math
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jit, jnp
 import numpy as np
 
 from .._core import dtypes, probe
@@ -24,12 +23,12 @@ def _dim(n):
     return n
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+@functools.partial(jit, static_argnums=(0, 1, 2, 3))
 def _eye_kernel(n, m, k, dtype):
     return jnp.eye(n, m, k, dtype=dtype)
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+@functools.partial(jit, static_argnums=(0, 1, 2, 3))
 def _tri_kernel(n, m, k, dtype):
     return numpy_cast(_tri_mask(n, m, k), dtype)
 
@@ -109,7 +108,7 @@ def triu(m: ArrayLike, k=0):
     return _triangle(m, _offset(k), False)
 
 
-@functools.partial(jax.jit, static_argnums=1)
+@functools.partial(jit, static_argnums=1)
 def _diag_from_vector(v, k):
     n = v.shape[0] + abs(k)
     i = jnp.arange(v.shape[0])
@@ -136,7 +135,7 @@ def diagflat(v, k=0):
     return ndarray._wrap(_diag_from_vector(v._value.reshape(-1), operator.index(k)))
 
 
-@functools.partial(jax.jit, static_argnums=(1, 2, 3))
+@functools.partial(jit, static_argnums=(1, 2, 3))
 def _vander_kernel(x, n, increasing, dtype):
     cols = jnp.concatenate([jnp.ones((x.shape[0], min(n, 1)), dtype),
                             jnp.broadcast_to(numpy_cast(x, dtype)[:, None],

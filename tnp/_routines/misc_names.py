@@ -2,7 +2,7 @@
 iterable, mintypecode, typename, and the broadcast object."""
 import warnings
 
-import jax
+from .._core.jaxload import jax
 import numpy as np
 
 from .._core import devices, dtypes, probe

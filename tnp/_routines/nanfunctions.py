@@ -9,7 +9,7 @@ same flag (under tracing they return the index NumPy's argmin would give instead
 import warnings
 from typing import Optional
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core.normalize import ArrayLike, OutArray, normalize

@@ -9,8 +9,7 @@ residuals) and printing a ``poly1d``.
 import typing
 import warnings
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp
 import numpy as np
 
 from .._core import probe
@@ -58,7 +57,7 @@ def _poly(seq_of_zeros: ArrayLike):
     return a
 
 
-@jax.jit
+@jit
 def _poly_coeffs(seq):
     def step(a, z):
         shifted = jnp.concatenate([jnp.zeros((1,), a.dtype), a[:-1]])

@@ -4,8 +4,7 @@ Result dtypes are NumPy's (its own functions run on tiny placeholders, cached). 
 are computed in 64 bits and wrapped to NumPy's dtype, bool products are logical (any of and),
 float16 accumulates in float32 as NumPy does, and floats use XLA's highest precision.
 """
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jnp
 import numpy as np
 
 from .._core import probe, write
@@ -17,7 +16,7 @@ from .._core.np_doc import np_doc
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "trace",
            "cross"]
 
-HIGHEST = jax.lax.Precision.HIGHEST
+HIGHEST = "highest"  # jax.lax.Precision.HIGHEST, by name (JAX is imported on first use)
 
 
 def compute_dtype(dt):

@@ -3,8 +3,7 @@ import functools
 import math
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jit, jnp
 import numpy as np
 
 from .._core import dtypes, probe
@@ -46,7 +45,7 @@ def _linspace_body(start, stop, num, endpoint, dt, axis):
     return y, step
 
 
-@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+@functools.partial(jit, static_argnums=(2, 3, 4, 5, 6))
 def _linspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
     dt, dtype = np.dtype(dt), np.dtype(dtype)
     y, step = _linspace_body(start, stop, num, endpoint, dt, axis)
@@ -125,7 +124,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return out if dtype is None else out.astype(dtype, copy=False)
 
 
-@functools.partial(jax.jit, static_argnums=(2, 3, 4, 5, 6))
+@functools.partial(jit, static_argnums=(2, 3, 4, 5, 6))
 def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
     dt, dtype = np.dtype(dt), np.dtype(dtype)
     start, stop = numpy_cast(start, dt), numpy_cast(stop, dt)

@@ -8,7 +8,7 @@ engine's reduction body. Never JAX's defaults.
 """
 from typing import Optional
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core import probe

@@ -8,10 +8,8 @@ out-of-bounds checks of ``take``/``take_along_axis``/``choose`` in ``mode='raise
 import collections.abc
 import functools
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jit, jnp, lax, JaxArray, Tracer
 import numpy as np
-from jax import lax
 
 from .._core import dtypes, probe, write
 from .._core.casting import cast, numpy_cast
@@ -30,13 +28,13 @@ __all__ = ["where", "nonzero", "argwhere", "flatnonzero", "extract", "select", "
 
 def concrete(x, what, alternative):
     """Raise TnpTracingError when ``x`` is traced: ``what`` needs its concrete value."""
-    if isinstance(x, jax.core.Tracer):
+    if isinstance(x, Tracer):
         raise TnpTracingError(f"tnp.{what} needs concrete values (a data-dependent shape or an "
                               f"index check) and cannot run under a JAX trace; use {alternative}")
 
 
-_count_nonzero = jax.jit(lambda a: jnp.count_nonzero(a))
-_nonzero_sized = jax.jit(
+_count_nonzero = jit(lambda a: jnp.count_nonzero(a))
+_nonzero_sized = jit(
     lambda a, n: tuple(numpy_cast(i, np.int64) for i in jnp.nonzero(a, size=n)),
     static_argnums=1)
 
@@ -171,8 +169,8 @@ def _mode(mode):
     return {"r": "raise", "w": "wrap", "c": "clip"}[str(mode)[0].lower()]
 
 
-_out_of_bounds = jax.jit(lambda idx, n: jnp.any((idx < -n) | (idx >= n)))
-_first_bad = jax.jit(lambda idx, n: idx.ravel()[jnp.argmax(((idx < -n) | (idx >= n)).ravel())])
+_out_of_bounds = jit(lambda idx, n: jnp.any((idx < -n) | (idx >= n)))
+_first_bad = jit(lambda idx, n: idx.ravel()[jnp.argmax(((idx < -n) | (idx >= n)).ravel())])
 
 
 def check_bounds(idx, n, axis, what):
@@ -197,7 +195,7 @@ def _take_impl(a, idx, axis, mode):
     return jnp.take(a, idx, axis=axis, mode="clip")
 
 
-_take_kernel = jax.jit(_take_impl, static_argnums=(2, 3))
+_take_kernel = jit(_take_impl, static_argnums=(2, 3))
 
 
 def _take_raise(a, idx, axis):
@@ -259,7 +257,7 @@ def _choose_kernel(a: ArrayLike, choices: ArrayLikeSeq, mode, dt):
     return jnp.choose(a, [numpy_cast(c, dt) for c in choices], mode="clip")
 
 
-_choice_bad = jax.jit(lambda a, n: jnp.any((a < 0) | (a >= n)))
+_choice_bad = jit(lambda a, n: jnp.any((a < 0) | (a >= n)))
 
 
 @np_doc(np.choose, notes="mode='raise': sync point (the bounds check reads the device).")
@@ -331,7 +329,7 @@ def searchsorted(a, v, side="left", sorter=None):
             probe.call(np.searchsorted, probe.Spec((0,) * a.ndim, a.dtype), 0, side=side)
             return ndarray._wrap(jnp.asarray(np.intp(a.shape[0] if v > 0 else 0)))
         v = float(v)
-    if not isinstance(v, (ndarray, jax.Array)):
+    if not isinstance(v, (ndarray, JaxArray)):
         v = asarray(v)  # Python scalars too: NumPy's searchsorted promotes them as arrays
     dt = dtypes.result_type(a, v)
     right = bool(np.searchsorted(np.array([0]), np.array([0]), side=side)[0])

@@ -6,8 +6,7 @@ allows any order, so sorted is a valid answer).
 """
 import functools
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp
 import numpy as np
 from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
                                          UniqueInverseResult)
@@ -42,7 +41,7 @@ def _same(a, b, equal_nan):
     return eq.all(axis=1) if eq.ndim == 2 else eq
 
 
-@functools.partial(jax.jit, static_argnums=(1,))
+@functools.partial(jit, static_argnums=(1,))
 def _unique_mask(rows, equal_nan):
     perm = _row_argsort(rows) if rows.ndim == 2 else \
         jax.lax.sort((*sort_keys(rows), jnp.arange(rows.shape[0], dtype=np.int64)),
@@ -53,7 +52,7 @@ def _unique_mask(rows, equal_nan):
     return perm, aux, mask
 
 
-@functools.partial(jax.jit, static_argnums=(3,))
+@functools.partial(jit, static_argnums=(3,))
 def _unique_parts(perm, aux, mask, n):
     idx = numpy_cast(jnp.nonzero(mask, size=n)[0], np.int64)
     inverse = jnp.zeros(perm.shape, np.int64).at[perm].set(jnp.cumsum(mask) - 1)

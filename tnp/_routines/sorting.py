@@ -5,9 +5,8 @@ Order is NumPy's: NaNs last, ``-0.0 == 0.0``, complex lexicographic with NumPy's
 ``descending=True`` (NumPy >= 2.5) reverses the order within each NaN class; NaNs stay last.
 """
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp, lax
 import numpy as np
-from jax import lax
 from numpy.exceptions import AxisError
 
 from .._core import probe

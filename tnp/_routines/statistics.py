@@ -9,8 +9,7 @@ interpolation precision. Weighted quantiles check the weights' signs on the host
 import math
 from typing import Optional
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jnp, Tracer
 import numpy as np
 
 from .._core.normalize import ArrayLike, OutArray, hashable, normalize
@@ -40,7 +39,7 @@ def probe_quantile(name, a, q, weights, **kw):
 
 
 def _is_tracer(x):
-    return isinstance(getattr(x, "_value", x), jax.core.Tracer)
+    return isinstance(getattr(x, "_value", x), Tracer)
 
 
 def check_weights(w):

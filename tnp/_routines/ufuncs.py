@@ -3,9 +3,8 @@
 Implementations receive inputs already cast to NumPy's loop dtypes and return the loop's
 output(s); where XLA's value differs from NumPy's (integer division by zero, ...), it is fixed here.
 """
-import jax.numpy as jnp
+from .._core.jaxload import jnp, lax
 import numpy as np
-from jax import lax
 
 from .._core.casting import numpy_cast
 from .._core.ufunc import for_numpy, ufunc
@@ -144,8 +143,17 @@ def _real_min(x, y):
     return jnp.where((x < y) | jnp.isnan(x), x, y)
 
 
+def _jnp(name):
+    """jax.numpy's ``name`` as a loop implementation, looked up when a kernel is traced (JAX is
+    imported at the first device operation, not with tnp)."""
+    def impl(*args):
+        return getattr(jnp, name)(*args)
+    impl.__name__ = impl.__qualname__ = name
+    return impl
+
+
 _MAXIMUM, _MINIMUM = _extremum(_real_max, _cge, True), _extremum(_real_min, _cle, True)
-_FMAX, _FMIN = _extremum(jnp.fmax, _cge, False), _extremum(jnp.fmin, _cle, False)
+_FMAX, _FMIN = _extremum(_jnp("fmax"), _cge, False), _extremum(_jnp("fmin"), _cle, False)
 
 
 def _gcd(x, y):
@@ -208,32 +216,32 @@ def _reciprocal(x):
 
 
 _IMPLS = {
-    "absolute": jnp.absolute, "add": jnp.add, "arccos": jnp.arccos, "arccosh": jnp.arccosh,
-    "arcsin": jnp.arcsin, "arcsinh": jnp.arcsinh, "arctan": jnp.arctan, "arctan2": jnp.arctan2,
-    "arctanh": jnp.arctanh, "bitwise_and": jnp.bitwise_and, "bitwise_count": jnp.bitwise_count,
-    "bitwise_or": jnp.bitwise_or, "bitwise_xor": jnp.bitwise_xor, "cbrt": jnp.cbrt,
-    "ceil": jnp.ceil, "conjugate": jnp.conjugate, "copysign": jnp.copysign, "cos": jnp.cos,
-    "cosh": jnp.cosh, "deg2rad": jnp.deg2rad, "degrees": jnp.degrees, "divide": _divide,
-    "divmod": _divmod, "equal": jnp.equal, "exp": jnp.exp, "exp2": jnp.exp2, "expm1": jnp.expm1,
-    "fabs": jnp.fabs, "float_power": jnp.float_power, "floor": jnp.floor,
+    "absolute": _jnp("absolute"), "add": _jnp("add"), "arccos": _jnp("arccos"), "arccosh": _jnp("arccosh"),
+    "arcsin": _jnp("arcsin"), "arcsinh": _jnp("arcsinh"), "arctan": _jnp("arctan"), "arctan2": _jnp("arctan2"),
+    "arctanh": _jnp("arctanh"), "bitwise_and": _jnp("bitwise_and"), "bitwise_count": _jnp("bitwise_count"),
+    "bitwise_or": _jnp("bitwise_or"), "bitwise_xor": _jnp("bitwise_xor"), "cbrt": _jnp("cbrt"),
+    "ceil": _jnp("ceil"), "conjugate": _jnp("conjugate"), "copysign": _jnp("copysign"), "cos": _jnp("cos"),
+    "cosh": _jnp("cosh"), "deg2rad": _jnp("deg2rad"), "degrees": _jnp("degrees"), "divide": _divide,
+    "divmod": _divmod, "equal": _jnp("equal"), "exp": _jnp("exp"), "exp2": _jnp("exp2"), "expm1": _jnp("expm1"),
+    "fabs": _jnp("fabs"), "float_power": _jnp("float_power"), "floor": _jnp("floor"),
     "floor_divide": _floor_divide, "fmax": _FMAX, "fmin": _FMIN, "fmod": _fmod,
-    "frexp": jnp.frexp, "gcd": _gcd, "greater": jnp.greater,
-    "greater_equal": jnp.greater_equal, "heaviside": jnp.heaviside, "hypot": jnp.hypot,
-    "invert": jnp.invert, "isfinite": jnp.isfinite, "isinf": jnp.isinf, "isnan": jnp.isnan,
-    "lcm": _lcm, "ldexp": jnp.ldexp, "left_shift": jnp.left_shift, "less": jnp.less,
-    "less_equal": jnp.less_equal, "log": jnp.log, "log10": jnp.log10, "log1p": jnp.log1p,
-    "log2": jnp.log2, "logaddexp": jnp.logaddexp, "logaddexp2": jnp.logaddexp2,
-    "logical_and": jnp.logical_and, "logical_not": jnp.logical_not,
-    "logical_or": jnp.logical_or, "logical_xor": jnp.logical_xor, "matmul": jnp.matmul,
-    "matvec": jnp.matvec, "maximum": _MAXIMUM,
+    "frexp": _jnp("frexp"), "gcd": _gcd, "greater": _jnp("greater"),
+    "greater_equal": _jnp("greater_equal"), "heaviside": _jnp("heaviside"), "hypot": _jnp("hypot"),
+    "invert": _jnp("invert"), "isfinite": _jnp("isfinite"), "isinf": _jnp("isinf"), "isnan": _jnp("isnan"),
+    "lcm": _lcm, "ldexp": _jnp("ldexp"), "left_shift": _jnp("left_shift"), "less": _jnp("less"),
+    "less_equal": _jnp("less_equal"), "log": _jnp("log"), "log10": _jnp("log10"), "log1p": _jnp("log1p"),
+    "log2": _jnp("log2"), "logaddexp": _jnp("logaddexp"), "logaddexp2": _jnp("logaddexp2"),
+    "logical_and": _jnp("logical_and"), "logical_not": _jnp("logical_not"),
+    "logical_or": _jnp("logical_or"), "logical_xor": _jnp("logical_xor"), "matmul": _jnp("matmul"),
+    "matvec": _jnp("matvec"), "maximum": _MAXIMUM,
     "minimum": _MINIMUM, "modf": _modf,
-    "multiply": jnp.multiply, "negative": jnp.negative, "nextafter": jnp.nextafter,
-    "not_equal": jnp.not_equal, "positive": jnp.positive, "power": _power,
-    "rad2deg": jnp.rad2deg, "radians": jnp.radians, "reciprocal": _reciprocal,
-    "remainder": _remainder, "right_shift": jnp.right_shift, "rint": jnp.rint, "sign": _sign,
-    "signbit": jnp.signbit, "sin": jnp.sin, "sinh": jnp.sinh, "spacing": _spacing,
-    "sqrt": jnp.sqrt, "square": jnp.square, "subtract": jnp.subtract, "tan": jnp.tan,
-    "tanh": jnp.tanh, "trunc": jnp.trunc, "vecdot": jnp.vecdot, "vecmat": jnp.vecmat,
+    "multiply": _jnp("multiply"), "negative": _jnp("negative"), "nextafter": _jnp("nextafter"),
+    "not_equal": _jnp("not_equal"), "positive": _jnp("positive"), "power": _power,
+    "rad2deg": _jnp("rad2deg"), "radians": _jnp("radians"), "reciprocal": _reciprocal,
+    "remainder": _remainder, "right_shift": _jnp("right_shift"), "rint": _jnp("rint"), "sign": _sign,
+    "signbit": _jnp("signbit"), "sin": _jnp("sin"), "sinh": _jnp("sinh"), "spacing": _spacing,
+    "sqrt": _jnp("sqrt"), "square": _jnp("square"), "subtract": _jnp("subtract"), "tan": _jnp("tan"),
+    "tanh": _jnp("tanh"), "trunc": _jnp("trunc"), "vecdot": _jnp("vecdot"), "vecmat": _jnp("vecmat"),
     "isnat": None,
 }
 

@@ -1,5 +1,5 @@
 """Window functions: bartlett, blackman, hamming, hanning, kaiser (NumPy's formulas, float64)."""
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core.normalize import normalize

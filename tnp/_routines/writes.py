@@ -2,8 +2,7 @@
 import functools
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
 from .._core import write
@@ -41,7 +40,7 @@ def _from_any(obj, dtype, safe):
     ``safe``) and cast in the write kernel; scalars and sequences convert as NumPy's setitem."""
     if isinstance(obj, ndarray):
         obj = obj._value
-    if isinstance(obj, (np.ndarray, jax.Array)):
+    if isinstance(obj, (np.ndarray, JaxArray)):
         if safe and not np.can_cast(obj.dtype, dtype, "safe"):
             what = "scalar" if obj.ndim == 0 else "array data"
             raise TypeError(f"Cannot cast {what} from {np.dtype(obj.dtype)!r} to {dtype!r} "
@@ -58,7 +57,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         np.copyto(converted, src, casting=casting)  # NumPy's casting rule and conversion
         src = converted
     else:
-        if not isinstance(src, (ndarray, jax.Array, np.ndarray)):
+        if not isinstance(src, (ndarray, JaxArray, np.ndarray)):
             src = np.asarray(src)
         if not np.can_cast(src.dtype, dst.dtype, casting):
             raise TypeError(f"Cannot cast array data from {np.dtype(src.dtype)!r} to "
@@ -91,7 +90,7 @@ def put(a, ind, v, mode="raise"):
     write.assign(_flat_view(a), vals, index=idx)
 
 
-@functools.partial(jax.jit, static_argnums=(1, 2))
+@functools.partial(jit, static_argnums=(1, 2))
 def _wrap_or_clip(idx, n, wrap):
     return idx % n if wrap else jnp.clip(idx, 0, n - 1)
 

@@ -1,7 +1,7 @@
 """numpy.fft's helpers: sample frequencies and shifts."""
 import operator
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core import devices, probe

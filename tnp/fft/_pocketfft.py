@@ -1,7 +1,7 @@
 """numpy.fft's transforms on jax.numpy.fft, with NumPy's n/s/axes/norm rules and result dtypes."""
 import warnings
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 
 from .._core import probe

@@ -4,8 +4,7 @@ XLA has no strided views: the windows are gathered into a new, read-only array (
 costs window-size times the memory of a NumPy view)."""
 import functools
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jit, jnp
 import numpy as np
 
 from .._core import probe
@@ -17,7 +16,7 @@ from .._routines.creation import asarray
 __all__ = ["sliding_window_view"]
 
 
-@functools.partial(jax.jit, static_argnums=(1, 2))
+@functools.partial(jit, static_argnums=(1, 2))
 def _windows(x, window_shape, axis):
     for ax, w in zip(axis, window_shape):
         n = x.shape[ax] - w + 1

@@ -1,13 +1,12 @@
 """Shared pieces of tnp.linalg: NumPy's linalg dtype rules, shape checks, value checks."""
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jnp, Tracer
 import numpy as np
 from numpy.linalg import LinAlgError
 
 from .._core import probe, syncs
 
-HIGHEST = jax.lax.Precision.HIGHEST
+HIGHEST = "highest"  # jax.lax.Precision.HIGHEST, by name (JAX is imported on first use)
 
 
 def common_type_of(*dts):
@@ -56,14 +55,14 @@ def raise_if(flag, message):
     """Raise ``LinAlgError(message)`` if the device flag is set: a documented sync point
     (JAX returns inf/nan where LAPACK reports failure); skipped under a JAX trace."""
     value = getattr(flag, "_value", flag)
-    if isinstance(value, jax.core.Tracer):
+    if isinstance(value, Tracer):
         return
     if syncs.check(value):
         raise LinAlgError(message)
 
 
 def is_concrete(x):
-    return not isinstance(getattr(x, "_value", x), jax.core.Tracer)
+    return not isinstance(getattr(x, "_value", x), Tracer)
 
 
 def matmul(a, b):

@@ -3,8 +3,7 @@ as NumPy does (its LAPACK calls are all double), cast to NumPy's result dtypes."
 import functools
 import warnings
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jnp
 import numpy as np
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SVDResult
 

@@ -2,7 +2,7 @@
 import math
 import typing
 
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 

@@ -1,6 +1,6 @@
 """numpy.linalg's array-API products and views: the main namespace's routines restricted to the
 last axes as NumPy's linalg does, and multi_dot."""
-import jax.numpy as jnp
+from .._core.jaxload import jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 

@@ -1,9 +1,9 @@
 """Solving and inverting: inv, solve, det, slogdet, cholesky, lstsq, pinv, matrix_power,
 tensorinv, tensorsolve. Computed in double precision as NumPy does, cast to NumPy's result dtype."""
+import functools
 import operator
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
@@ -91,7 +91,6 @@ def _slogdet(a):
     return sign, logdet
 
 
-@jax.custom_jvp
 def _det(a):
     """NumPy's det: ``sign * exp(logdet)`` of the LU factorisation, so a matrix with an exactly
     zero pivot gives +0.0 (NumPy's sign 0, logdet -inf). jnp.linalg.det multiplies the pivots
@@ -101,8 +100,13 @@ def _det(a):
     return sign * numpy_cast(jnp.exp(logdet), sign.dtype)
 
 
-_det.defjvp(lambda primals, tangents: (_det(*primals),
-                                       jax.jvp(jnp.linalg.det, primals, tangents)[1]))
+@functools.cache
+def _det_with_jvp():
+    """``_det`` with jnp.linalg.det's derivative (made at first use: JAX is imported then)."""
+    det = jax.custom_jvp(_det)
+    det.defjvp(lambda primals, tangents: (det(*primals),
+                                          jax.jvp(jnp.linalg.det, primals, tangents)[1]))
+    return det
 
 
 @np_doc(np.linalg.det, namespace="linalg")
@@ -110,7 +114,7 @@ _det.defjvp(lambda primals, tangents: (_det(*primals),
 def det(a: ArrayLike):
     c.assert_stacked_square(a)
     t, result_t = c.common_type(a)
-    return numpy_cast(_det(numpy_cast(a, t)), result_t)
+    return numpy_cast(_det_with_jvp()(numpy_cast(a, t)), result_t)
 
 
 @np_doc(np.linalg.slogdet, namespace="linalg")

@@ -1,6 +1,5 @@
 """Moving values between the exact engine (NumPy's code on the host) and tnp arrays."""
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jnp, JaxArray
 import numpy as np
 
 from .._core import placement
@@ -10,7 +9,7 @@ from .._core.ndarray import ndarray
 
 def to_host(x):
     """Arguments for NumPy's generator code: tnp arrays (and lists of them) as NumPy arrays."""
-    if isinstance(x, jax.Array):
+    if isinstance(x, JaxArray):
         return np.asarray(x)
     return to_numpy_tree(x)
 
@@ -26,7 +25,7 @@ def to_tnp(x, inputs):
 
 
 def is_device_array(x):
-    return isinstance(x, (ndarray, jax.Array))
+    return isinstance(x, (ndarray, JaxArray))
 
 
 def value(x):

@@ -15,8 +15,7 @@ import functools
 import operator
 import warnings
 
-import jax
-import jax.numpy as jnp
+from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
@@ -49,14 +48,14 @@ class Threefry:
         write.assign(self.key, value(state["key"]))
 
 
-@functools.partial(jax.jit, static_argnums=(0, 1, 2, 3))
+@functools.partial(jit, static_argnums=(0, 1, 2, 3))
 def _run(sampler, shape, dtype, static, key, *params):
     new, sub = jax.random.split(jax.random.wrap_key_data(key, impl="threefry2x32"))
     return jax.random.key_data(new), sampler(sub, shape, dtype, *params, **dict(static))
 
 
 def _param(x, dtype=_F64):
-    if isinstance(x, (ndarray, jax.Array)):
+    if isinstance(x, (ndarray, JaxArray)):
         return cast(value(x), dtype)
     return jnp.asarray(np.asarray(x, dtype))
 
@@ -138,7 +137,7 @@ class DeviceGenerator(Generator):
         return self._bit_generator
 
     def _draw(self, sampler, size, dtype, *params, static=(), shape=None):
-        params = [p if p is None or isinstance(p, jax.Array) else _param(p) for p in params]
+        params = [p if p is None or isinstance(p, JaxArray) else _param(p) for p in params]
         shape = _shape(_size(size), params) if shape is None else shape
         key = self._bit_generator.key
         new, out = _run(sampler, shape, np.dtype(dtype), static, value(key), *params)

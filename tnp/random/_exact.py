@@ -17,9 +17,8 @@ import copy
 import functools
 import inspect
 
-import jax
+from .._core.jaxload import jax, jcore as _jcore, loaded, Tracer
 import numpy as np
-from jax._src import core as _jcore  # eval_context: no public API (as in tnp._core.write)
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core import probe, tracing, write
@@ -43,9 +42,11 @@ _TRACED_LEGACY = {
 
 
 def _traced(args, kwargs):
+    if not loaded():  # no trace before JAX is imported
+        return False
     leaves = jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda x: isinstance(x, ndarray))
     return tracing.active() or any(
-        isinstance(x._root._buf if isinstance(x, ndarray) else x, jax.core.Tracer)
+        isinstance(x._root._buf if isinstance(x, ndarray) else x, Tracer)
         for x in leaves)
 
 

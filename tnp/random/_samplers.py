@@ -4,12 +4,12 @@ Each draws ``shape`` variates of ``dtype`` from a typed threefry key; parameters
 arrays broadcastable to ``shape``; keyword-only arguments are static. The formulas are the
 textbook ones NumPy documents (NumPy's ``pareto`` is Lomax, its ``weibull`` has scale 1).
 """
-import jax
-import jax.numpy as jnp
+import numpy as np
 
 from .._core.casting import numpy_cast
+from .._core.jaxload import jax, jnp
 
-F64 = jnp.float64
+F64 = np.dtype(np.float64)
 
 
 def random(key, shape, dtype):

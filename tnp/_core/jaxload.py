@@ -1,0 +1,199 @@
+"""JAX, imported when it is first needed.
+
+Importing JAX takes about a second; a program whose arrays all stay on the host tier never
+needs it. So tnp's modules take JAX from here (``from .jaxload import jax, jnp, lax``) and get
+stand-ins: a module stand-in imports JAX at its first attribute access (the first device
+operation, the first ``jax.jit`` call), ``jit(f, ...)`` is a jitted function made at its first
+call, a class stand-in (``ArrayImpl``) has no instances, as no JAX array can exist before JAX
+is imported, and ``until_loaded(before, after)`` is a JAX-free function until then.
+
+JAX arrives either through a stand-in or because the program imports it (before tnp or after:
+a finder on ``sys.meta_path`` sees the import). Either way, right after JAX's own ``__init__``
+the functions registered with ``on_load`` run once, in order (64-bit mode, the compilation
+cache, the pytree registration, ...), and every stand-in held as a global of a ``tnp`` module is
+replaced by the object it stands for, so the device path never pays for the indirection.
+``loaded()`` says whether that has happened: host code asks it before any JAX check (no trace
+can be active, and no value can be a JAX array, before it).
+"""
+import importlib
+import importlib.abc
+import sys
+import threading
+
+_LOADED = False
+_SETTING_UP = None  # the thread running the on_load functions (they may use the stand-ins)
+_HOOKS = []  # functions run once JAX is imported, in registration order
+_STANDINS = {}  # id(stand-in) -> (stand-in, function giving the real object)
+_lock = threading.RLock()
+
+
+def loaded():
+    """Whether JAX is imported and set up for tnp."""
+    return _LOADED
+
+
+def on_load(fn):
+    """Run ``fn()`` once JAX is imported (now, if it is already)."""
+    with _lock:
+        if _LOADED:
+            fn()
+        else:
+            _HOOKS.append(fn)
+    return fn
+
+
+def load():
+    """Import JAX (a no-op once it is); the ``on_load`` functions have run when this returns."""
+    if not _LOADED and _SETTING_UP != threading.get_ident():
+        importlib.import_module("jax")  # the finder below runs _set_up right after its __init__
+        _set_up()
+
+
+def _set_up():
+    global _LOADED, _SETTING_UP
+    with _lock:
+        if _LOADED:
+            return
+        _SETTING_UP = threading.get_ident()
+        try:
+            for fn in _HOOKS:
+                fn()
+        finally:
+            _SETTING_UP = None
+        _HOOKS.clear()
+        real = {key: (standin, make()) for key, (standin, make) in _STANDINS.items()}
+        for standin, obj in real.values():
+            if isinstance(standin, _Jit):
+                standin.real = obj
+        for name, module in list(sys.modules.items()):
+            if module is not None and (name == "tnp" or name.startswith("tnp.")):
+                g = vars(module)
+                for attr, value in list(g.items()):
+                    pair = real.get(id(value))
+                    if pair is not None and pair[0] is value:
+                        g[attr] = pair[1]
+        _STANDINS.clear()
+        _LOADED = True
+
+
+def _register(standin, make):
+    _STANDINS[id(standin)] = (standin, make)
+    return standin
+
+
+class _Module:
+    """Stands for the JAX module ``name`` until JAX is imported."""
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        load()
+        return getattr(importlib.import_module(self._name), attr)
+
+    def __repr__(self):
+        return f"<{self._name}, imported on first use>"
+
+
+def module(name):
+    """The JAX module ``name``, imported on first use."""
+    if _LOADED:
+        return importlib.import_module(name)
+    return _register(_Module(name), lambda: importlib.import_module(name))
+
+
+def cls(module_name, name):
+    """The class ``name`` of JAX module ``module_name``; until JAX is imported, a class with no
+    instances (``type(x) is ArrayImpl`` is then rightly false)."""
+    def real():
+        return getattr(importlib.import_module(module_name), name)
+    if _LOADED:
+        return real()
+    return _register(type(name, (), {"__doc__": f"{module_name}.{name}, not imported yet"}),
+                     real)
+
+
+def until_loaded(before, after):
+    """``before`` (a function that needs no JAX) until JAX is imported, then ``after`` in its
+    place: the one that tnp modules hold is swapped, so neither pays a check."""
+    if _LOADED:
+        return after
+    return _register(before, lambda: after)
+
+
+class _Jit:
+    """``jax.jit(fun, **options)``, made at the first call."""
+    __slots__ = ("fun", "options", "real", "__weakref__")
+
+    def __init__(self, fun, options):
+        self.fun, self.options, self.real = fun, options, None
+
+    def __call__(self, *args, **kwargs):
+        if self.real is None:
+            load()
+        return self.real(*args, **kwargs)
+
+    def __getattr__(self, attr):  # lower, clear_cache, ... of the jitted function
+        if self.real is None:
+            load()
+        return getattr(self.real, attr)
+
+
+def jit(fun=None, **options):
+    """``jax.jit`` that imports JAX at the first call; usable as ``@jit`` or
+    ``functools.partial(jit, static_argnums=...)``."""
+    if fun is None:
+        return lambda f: jit(f, **options)
+    if _LOADED:
+        return importlib.import_module("jax").jit(fun, **options)
+    standin = _Jit(fun, options)
+    return _register(standin, lambda: importlib.import_module("jax").jit(fun, **options))
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    """Sees the program (or a stand-in) import ``jax``, and sets tnp up right after it."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "jax":
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                if spec.loader is not None:
+                    spec.loader = _SetUpAfter(spec.loader)
+                return spec
+        return None
+
+
+class _SetUpAfter(importlib.abc.Loader):
+    def __init__(self, loader):
+        self.loader = loader
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        module.__spec__.loader = module.__loader__ = self.loader
+        self.loader.exec_module(module)
+        if _FINDER in sys.meta_path:
+            sys.meta_path.remove(_FINDER)
+        _set_up()
+
+
+_FINDER = _Finder()
+if "jax" in sys.modules:  # the program imported JAX before tnp
+    _LOADED = True
+else:
+    sys.meta_path.insert(0, _FINDER)
+
+
+jax = module("jax")
+jnp = module("jax.numpy")
+lax = module("jax.lax")
+jcore = module("jax._src.core")  # the active trace (no public API for it)
+ArrayImpl = cls("jax._src.array", "ArrayImpl")  # the concrete jax.Array type (fast checks)
+JaxArray = cls("jax", "Array")
+Tracer = cls("jax.core", "Tracer")
