@@ -279,6 +279,26 @@ def test_device_copies_do_not_alias_the_host_array(auto):
         same(picked, np.array([1., 0.]))
 
 
+def _aligned(n):
+    """A NumPy float64 array whose data is 64-byte aligned (what JAX may alias on a CPU)."""
+    raw = np.zeros(n + 8)
+    off = (-raw.ctypes.data % 64) // 8
+    return raw[off:off + n]
+
+
+@pytest.mark.parametrize("fn", [lambda m, x: m.add(x, 0.0), lambda m, x: m.array(x),
+                                lambda m, x: m.sqrt(x), lambda m, x: m.concatenate([x, x])],
+                         ids=["add", "array", "sqrt", "concatenate"])
+def test_device_results_of_a_callers_numpy_array_do_not_alias_it(device_placement, fn):
+    """A caller's NumPy array given to a device computation is copied first: NumPy's result does
+    not change when the caller later writes their array, and neither does tnp's."""
+    n = _aligned(100_000)
+    n[:] = 1.0
+    want, got = fn(np, n), fn(tnp, n)
+    n[:10] = 5.0
+    same(got, want)
+
+
 def test_large_results_go_to_the_device(auto):
     previous = placement.configure(threshold=16)
     try:

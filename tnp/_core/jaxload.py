@@ -16,7 +16,6 @@ replaced by the object it stands for, so the device path never pays for the indi
 can be active, and no value can be a JAX array, before it).
 """
 import importlib
-import importlib.abc
 import sys
 import threading
 
@@ -151,8 +150,9 @@ def jit(fun=None, **options):
     return _register(standin, lambda: importlib.import_module("jax").jit(fun, **options))
 
 
-class _Finder(importlib.abc.MetaPathFinder):
-    """Sees the program (or a stand-in) import ``jax``, and sets tnp up right after it."""
+class _Finder:
+    """A ``sys.meta_path`` finder: sees the program (or a stand-in) import ``jax``, and sets tnp
+    up right after it."""
 
     def find_spec(self, name, path, target=None):
         if name != "jax":
@@ -168,7 +168,9 @@ class _Finder(importlib.abc.MetaPathFinder):
         return None
 
 
-class _SetUpAfter(importlib.abc.Loader):
+class _SetUpAfter:
+    """JAX's own loader, then ``_set_up``."""
+
     def __init__(self, loader):
         self.loader = loader
 

@@ -53,8 +53,9 @@ def to_jax(x, dtype=None, ndmin=0):
     elif isinstance(x, JaxArray):
         dtypes.check_supported(np.dtype(x.dtype))
         v = x
-    else:
-        return jax.device_put(dtypes.native(np.array(x, dtype=dtype, ndmin=ndmin, copy=None)))
+    else:  # a private copy: JAX may alias an aligned NumPy array's memory on a CPU, and the
+        # caller may change theirs while the computation still runs
+        return jax.device_put(dtypes.native(np.array(x, dtype=dtype, ndmin=ndmin, copy=True)))
     if dtype is not None:
         v = casting.cast(v, dtype)
     if v.ndim < ndmin:
