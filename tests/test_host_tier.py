@@ -719,3 +719,25 @@ def test_trim_zeros_of_a_host_array_is_a_view_made_on_the_host(auto, trim, axis)
             got[(0,) * got.ndim] = 9
         same(ta, na)
         assert syncs.COUNTS["to_device"] == moves  # read on the host
+
+
+def test_setting_the_shape_of_a_host_array_keeps_it_on_the_host(auto):
+    """``a.shape = ...`` reshapes NumPy's array in place: views taken before still write
+    through, and nothing moves to the device."""
+    results = []
+    for m in (np, tnp):
+        a = m.arange(6.0)
+        v = a[1:3]
+        a.shape = (2, 3)
+        a[1, 0] = 9.0
+        v[0] = 7.0
+        results.append((a, v, a.reshape(3, 2)))
+        with pytest.raises(ValueError):
+            a.shape = (4, 2)
+    moves = syncs.COUNTS["to_device"]
+    (na, nv, nw), (ta, tv, tw) = results
+    assert ta._on_host
+    same(ta, na)
+    same(tv, nv)
+    same(tw, nw)
+    assert syncs.COUNTS["to_device"] == moves

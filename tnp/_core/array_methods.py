@@ -50,7 +50,10 @@ class _Methods:
         ph.shape = value  # NumPy's errors; resolves -1
         shape = ph.shape
         if self._base is None:
-            write.replace_root(self, _reshaped(self._value, shape))
+            if self._on_host:
+                write.reshape_host(self, shape)
+            else:
+                write.replace_root(self, _reshaped(self._value, shape))
         else:
             chain, dyns = self._chain()
             self._lens = chain + (("reshape", (self._shape, shape)),)

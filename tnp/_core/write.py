@@ -451,6 +451,17 @@ def rebind_pending(root, node):
     root._version += 1
 
 
+def reshape_host(root, shape):
+    """``root.shape = shape`` on the host tier: NumPy's in-place reshape of the root's own array
+    (it stays on the host, its memory shared with nothing new)."""
+    with writing(root) as owner:
+        owner.shape = shape
+        buf = owner.view()
+        buf.setflags(write=False)
+        root._buf = buf
+        root._shape = tuple(shape)
+
+
 def replace_root(root, new_buf):
     """Rebind a root's whole buffer (shape may change: ``resize``)."""
     with lock_of(root):
