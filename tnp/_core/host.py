@@ -206,6 +206,17 @@ def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
     return _written(outs, result)
 
 
+def at(numpy_at, a, args):
+    """NumPy's ``ufunc.at`` writing the host-tier array ``a`` in place, under its root's lock
+    (the other arguments' device arrays copied to the host); DECLINED under a JAX trace."""
+    if type(_jcore.trace_ctx.trace) is not _jcore.EvalTrace:
+        return DECLINED
+    hargs = [numpy_value(x, pull=True) for x in args]
+    with write.writing(a._root) as owner:
+        numpy_at(_writeable_value(a, owner), *hargs)
+    return None
+
+
 def _written(outs, result):
     """What a call writing ``outs`` returns: the tnp arrays written (NumPy returned its ``out``
     arrays; in a tuple, a result with no ``out`` given is a new array)."""

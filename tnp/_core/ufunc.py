@@ -432,6 +432,10 @@ class ufunc:
         ``write.assign``."""
         if not isinstance(a, ndarray):
             raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
+        if type(a._root._buf) is np.ndarray:  # a host-tier array: NumPy's own, in place
+            args = (indices,) if b is None else (indices, b)
+            if host.at(self._np.at, a, args) is not host.DECLINED:
+                return None
         if (b is None) != (self.nin == 1):
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
