@@ -85,6 +85,8 @@ class ufunc:
         _BY_NUMPY[np_ufunc] = self
         self.__name__ = np_ufunc.__name__
         self.__doc__ = np_ufunc.__doc__
+        # NumPy's signature for ``inspect`` (None where NumPy has none: inspect reads __call__)
+        self.__signature__ = getattr(np_ufunc, "__signature__", None)
         self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
         self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
         self.identity, self.signature = np_ufunc.identity, np_ufunc.signature
