@@ -98,6 +98,12 @@ def test_dtype_and_signature():
     check(lambda xp, a: xp.add(a, 2, signature=(None, None, "f4")), I)
     check(lambda xp, a: xp.add(a, 2, signature="dd->d"), I)
     check(lambda xp, a: xp.add(a, 2, signature="ii->i"), X)
+    # ``sig``, NumPy's older name of ``signature``; a signature that is no str or tuple
+    check(lambda xp, a: xp.add(a, 0.5, sig="ii->i", casting="unsafe"), X)
+    check(lambda xp: xp.add([3], [4], sig=(None, None, None)))
+    check(lambda xp: xp.add([3], [4], sig="ll->l", signature="ll->l"))
+    check(lambda xp: xp.add(1, 2, sig=None))
+    check(lambda xp: xp.add(1, 2, signature=["l", "l", "l"]))
 
 
 def test_bad_calls():

@@ -150,6 +150,19 @@ def test_integer_power_negative_exponent(dt):
     check(lambda xp, a, b: xp.power(a, b), np.array([2, 3], dt), np.array([1, -2], "int8"))
 
 
+@pytest.mark.parametrize("exponent", [2.8, -0.5, -1.5, np.float32(-2.0)],
+                         ids=repr)
+def test_integer_power_of_a_cast_exponent(exponent):
+    # NumPy checks the exponent as cast to the integer loop (unsafe casting truncates it)
+    unsafe = {"dtype": np.intp, "casting": "unsafe"}
+    check(lambda xp: xp.power(1.5, exponent, **unsafe), exact=True)
+    check(lambda xp, a: xp.power(a, exponent, **unsafe), np.array([2, 3]), exact=True)
+    check(lambda xp, a, b: xp.power(a, b, **unsafe), np.array([2, 3]),
+          np.array([2.5, exponent]), exact=True)
+    check(lambda xp, a: xp.power.reduce(a, dtype=np.intp), np.array([2.0, 3.0, exponent]),
+          exact=True)
+
+
 def test_isnat_rejects_numbers():
     check(lambda xp, a: xp.isnat(a), np.arange(3.0))
 
