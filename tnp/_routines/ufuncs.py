@@ -207,28 +207,51 @@ def _reciprocal(x):
 
 
 
+def _int_comparison(op, below, above):
+    """NumPy's comparison loops of a signed with an unsigned integer ('qQ->?', 'Qq->?'): exact,
+    where JAX promotes the pair to float64 and rounds (``2**60 < 2**60 + 1`` was False).
+    ``below``/``above``: ``op(negative, unsigned)`` and ``op(unsigned, negative)``."""
+    def compare(x, y):
+        if {x.dtype.kind, y.dtype.kind} != {"i", "u"}:
+            return op(x, y)
+        if x.dtype.kind == "i":
+            return jnp.where(x < 0, below, op(lax.convert_element_type(x, y.dtype), y))
+        return jnp.where(y < 0, above, op(x, lax.convert_element_type(y, x.dtype)))
+    return compare
+
+
+_COMPARISONS = {
+    "equal": _int_comparison(jnp.equal, False, False),
+    "not_equal": _int_comparison(jnp.not_equal, True, True),
+    "less": _int_comparison(jnp.less, True, False),
+    "less_equal": _int_comparison(jnp.less_equal, True, False),
+    "greater": _int_comparison(jnp.greater, False, True),
+    "greater_equal": _int_comparison(jnp.greater_equal, False, True),
+}
+
 _IMPLS = {
+    **_COMPARISONS,
     "absolute": jnp.absolute, "add": jnp.add, "arccos": jnp.arccos, "arccosh": jnp.arccosh,
     "arcsin": jnp.arcsin, "arcsinh": jnp.arcsinh, "arctan": jnp.arctan, "arctan2": jnp.arctan2,
     "arctanh": jnp.arctanh, "bitwise_and": jnp.bitwise_and, "bitwise_count": jnp.bitwise_count,
     "bitwise_or": jnp.bitwise_or, "bitwise_xor": jnp.bitwise_xor, "cbrt": jnp.cbrt,
     "ceil": jnp.ceil, "conjugate": jnp.conjugate, "copysign": jnp.copysign, "cos": jnp.cos,
     "cosh": jnp.cosh, "deg2rad": jnp.deg2rad, "degrees": jnp.degrees, "divide": _divide,
-    "divmod": _divmod, "equal": jnp.equal, "exp": jnp.exp, "exp2": jnp.exp2, "expm1": jnp.expm1,
+    "divmod": _divmod, "exp": jnp.exp, "exp2": jnp.exp2, "expm1": jnp.expm1,
     "fabs": jnp.fabs, "float_power": jnp.float_power, "floor": jnp.floor,
     "floor_divide": _floor_divide, "fmax": _FMAX, "fmin": _FMIN, "fmod": _fmod,
-    "frexp": jnp.frexp, "gcd": _gcd, "greater": jnp.greater,
-    "greater_equal": jnp.greater_equal, "heaviside": jnp.heaviside, "hypot": jnp.hypot,
+    "frexp": jnp.frexp, "gcd": _gcd,
+    "heaviside": jnp.heaviside, "hypot": jnp.hypot,
     "invert": jnp.invert, "isfinite": jnp.isfinite, "isinf": jnp.isinf, "isnan": jnp.isnan,
-    "lcm": _lcm, "ldexp": jnp.ldexp, "left_shift": jnp.left_shift, "less": jnp.less,
-    "less_equal": jnp.less_equal, "log": jnp.log, "log10": jnp.log10, "log1p": jnp.log1p,
+    "lcm": _lcm, "ldexp": jnp.ldexp, "left_shift": jnp.left_shift,
+    "log": jnp.log, "log10": jnp.log10, "log1p": jnp.log1p,
     "log2": jnp.log2, "logaddexp": jnp.logaddexp, "logaddexp2": jnp.logaddexp2,
     "logical_and": jnp.logical_and, "logical_not": jnp.logical_not,
     "logical_or": jnp.logical_or, "logical_xor": jnp.logical_xor, "matmul": jnp.matmul,
     "matvec": jnp.matvec, "maximum": _MAXIMUM,
     "minimum": _MINIMUM, "modf": _modf,
     "multiply": jnp.multiply, "negative": jnp.negative, "nextafter": jnp.nextafter,
-    "not_equal": jnp.not_equal, "positive": jnp.positive, "power": _power,
+    "positive": jnp.positive, "power": _power,
     "rad2deg": jnp.rad2deg, "radians": jnp.radians, "reciprocal": _reciprocal,
     "remainder": _remainder, "right_shift": jnp.right_shift, "rint": jnp.rint, "sign": _sign,
     "signbit": jnp.signbit, "sin": jnp.sin, "sinh": jnp.sinh, "spacing": _spacing,
