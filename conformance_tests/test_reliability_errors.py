@@ -72,6 +72,15 @@ def test_errstate_integer_division_by_zero(op, dt):
           a, b, exact=True)  # the masked-out division by zero does not count
 
 
+@pytest.mark.parametrize("op", ["floor_divide", "remainder", "divmod", "fmod", "reciprocal"])
+def test_errstate_integer_division_of_nothing(op):
+    # an empty result divides nothing: no error, whatever the divisor
+    nin = getattr(np, op).nin
+    for shapes in [((0,), ()), ((0, 3), (3,)), ((2, 0), (2, 1))]:
+        args = [np.zeros(s, np.int16) for s in shapes[:nin]]
+        check(_raising(lambda xp, *a: getattr(xp, op)(*a)), *args, exact=True)
+
+
 def test_errstate_integer_division_operators():
     check(_raising(lambda xp: xp.array([1]) // 0))
     check(_raising(lambda xp: xp.array([1]) % 0))

@@ -1,5 +1,6 @@
 """Every NumPy ufunc is a tnp.ufunc with NumPy's attributes; the output-dtype table of every
 (ufunc, input dtypes) pair over the 14 dtypes tnp holds equals NumPy's (traced, not compiled)."""
+import inspect
 import itertools
 import warnings
 
@@ -27,6 +28,7 @@ def test_attributes(name):
     for a in ATTRS:
         assert getattr(t, a) == getattr(n, a), a
     assert repr(t) == repr(n)
+    assert inspect.signature(t) == inspect.signature(n)
 
 
 def _outcome(xp, uf, arrays):

@@ -49,6 +49,40 @@ def test_where_keeps_out():
     check(body, np.abs(X), np.full(4, -1.0))
 
 
+def test_device_out_with_inputs_only_numpy_holds():
+    # Object and void inputs run on NumPy (the host tier) whatever the placement; a numeric
+    # ``out`` lives on the device and is written with NumPy's result (with ``where=``, what
+    # NumPy leaves alone keeps its values).
+    def body(xp, o):
+        r = xp.add(xp.array([1, 2, 3, 4], dtype=object), 1, out=o, casting="unsafe",
+                   where=[True, False, True, False])
+        assert r is o
+        return o
+    check(body, np.full(4, -1.0))
+
+    def void(xp, o, o0):
+        a = xp.array(b"1", dtype="V3")
+        r = xp.logical_and(a, xp.array([1.0, 2.0]), out=o)
+        assert r is o
+        return o, xp.logical_or.reduce(a, out=o0), o0
+    check(void, np.zeros(2, np.int32), np.zeros((), np.int32))
+
+    def tuple_out(xp, o1):
+        q, r = xp.divmod(xp.array([7, 8], dtype=object), 3, out=(o1, None))
+        assert q is o1
+        return q, r
+    check(tuple_out, np.zeros(2))
+    # NumPy's own error for the object loop's cast ("invalid literal for int()")
+    check(lambda xp, o: xp.add(xp.array([1, "s"], dtype=object), 1, out=o, casting="unsafe"),
+          np.zeros(2, np.intp))
+
+
+def test_device_out_with_python_data():
+    check(lambda xp, o: xp.positive([2], out=o), np.empty(()))  # NumPy's ValueError
+    check(lambda xp, o: xp.add(np.ones(()), [1, 2], out=o), np.empty(1))
+    check(lambda xp, o: (xp.positive([[2.5]], out=o), o), np.empty((2, 1)))
+
+
 @pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
 def test_casting(casting):
     check(lambda xp, a, o: xp.add(a, 1.5, out=o, casting=casting), I, np.zeros(4, "int32"))
@@ -64,6 +98,12 @@ def test_dtype_and_signature():
     check(lambda xp, a: xp.add(a, 2, signature=(None, None, "f4")), I)
     check(lambda xp, a: xp.add(a, 2, signature="dd->d"), I)
     check(lambda xp, a: xp.add(a, 2, signature="ii->i"), X)
+    # ``sig``, NumPy's older name of ``signature``; a signature that is no str or tuple
+    check(lambda xp, a: xp.add(a, 0.5, sig="ii->i", casting="unsafe"), X)
+    check(lambda xp: xp.add([3], [4], sig=(None, None, None)))
+    check(lambda xp: xp.add([3], [4], sig="ll->l", signature="ll->l"))
+    check(lambda xp: xp.add(1, 2, sig=None))
+    check(lambda xp: xp.add(1, 2, signature=["l", "l", "l"]))
 
 
 def test_bad_calls():

@@ -139,3 +139,19 @@ def test_at_unary_and_2d():
         xp.add.at(v, [0, 0], 1.0)
         return a
     check(view, np.arange(4.0))
+
+
+@pytest.mark.parametrize("dt", ["g", ">f4", "m8[s]", object], ids=str)
+def test_at_on_dtypes_only_numpy_holds(dt):
+    # Arrays of these dtypes live on the host tier whatever the placement: NumPy's own ``at``
+    # writes them in place (a view's writes reach its base).
+    def body(xp, a, b):
+        xp.multiply.at(a, [1, 1, 4], b)
+        xp.negative.at(a[::2], [0, 2])
+        xp.add.at(a, [0, 0], 1)
+        return a
+    check(body, np.arange(5).astype(dt), np.array([2, 3, 4]))
+    # NumPy's errors: a non-broadcastable b, an index out of range, no loop for the dtypes
+    check(lambda xp, a: xp.add.at(a, [0, 1], [1, 2, 3]), np.arange(5).astype(dt))
+    check(lambda xp, a: xp.add.at(a, [7], 1), np.arange(5).astype(dt))
+    check(lambda xp, a: xp.bitwise_and.at(a, [0], 1), np.arange(5).astype(dt))

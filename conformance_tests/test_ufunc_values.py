@@ -150,6 +150,31 @@ def test_integer_power_negative_exponent(dt):
     check(lambda xp, a, b: xp.power(a, b), np.array([2, 3], dt), np.array([1, -2], "int8"))
 
 
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "greater_equal", "equal",
+                                  "not_equal"])
+def test_signed_unsigned_comparisons_are_exact(name):
+    # NumPy's 'qQ->?' and 'Qq->?' loops compare exactly, with no float64 promotion (where
+    # 2**60 and 2**60 + 1 are one value)
+    s = np.array([2**60, -1, 2**63 - 1, 0, -2**63, 5], "int64")
+    u = np.array([2**60 + 1, 2**64 - 1, 2**63, 0, 0, 5], "uint64")
+    check(lambda xp, a, b: (getattr(xp, name)(a, b), getattr(xp, name)(b, a)), s, u)
+    check(lambda xp, a: (getattr(xp, name)(a, -1), getattr(xp, name)(-1, a)), u)
+    check(lambda xp, a, b: getattr(xp, name)(a[:, None], b), s, u)
+
+
+@pytest.mark.parametrize("exponent", [2.8, -0.5, -1.5, np.float32(-2.0)],
+                         ids=repr)
+def test_integer_power_of_a_cast_exponent(exponent):
+    # NumPy checks the exponent as cast to the integer loop (unsafe casting truncates it)
+    unsafe = {"dtype": np.intp, "casting": "unsafe"}
+    check(lambda xp: xp.power(1.5, exponent, **unsafe), exact=True)
+    check(lambda xp, a: xp.power(a, exponent, **unsafe), np.array([2, 3]), exact=True)
+    check(lambda xp, a, b: xp.power(a, b, **unsafe), np.array([2, 3]),
+          np.array([2.5, exponent]), exact=True)
+    check(lambda xp, a: xp.power.reduce(a, dtype=np.intp), np.array([2.0, 3.0, exponent]),
+          exact=True)
+
+
 def test_isnat_rejects_numbers():
     check(lambda xp, a: xp.isnat(a), np.arange(3.0))
 

@@ -59,3 +59,25 @@ def test_limit_from_environment():
     with pytest.raises(subprocess.CalledProcessError):
         subprocess.run([sys.executable, "-c", code], capture_output=True, check=True,
                        env=dict(os.environ, TNP_KERNEL_CACHE_SIZE="many"))
+
+
+_SMALL_CREATIONS = """
+import tnp
+from tnp._core import caches
+before = caches.executables_built()
+for n in range(1, 41):
+    tnp.zeros((n, 3)), tnp.ones(n, tnp.int8), tnp.empty((2, n)), tnp.full(n, 2.5)
+print(caches.executables_built() - before)
+"""
+
+
+def test_small_creations_of_new_shapes_compile_nothing():
+    # zeros/ones/empty/full under the host threshold are filled by NumPy and copied to the
+    # device: a loop over 40 new shapes (NumPy's test generators make thousands) compiles no
+    # executable, where the device's fill kernel would compile one per shape and dtype.
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", _SMALL_CREATIONS], capture_output=True,
+                         text=True, check=True,
+                         env=dict(os.environ, TNP_PLACEMENT="device",
+                                  TNP_COMPILATION_CACHE="0")).stdout
+    assert int(out.strip().splitlines()[-1]) == 0, out

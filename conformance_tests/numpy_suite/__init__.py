@@ -41,14 +41,20 @@ NumPy's C internals that no replacement can have. NumPy's ``slow`` tests are not
 default ``spin test``). Warnings are errors, as in NumPy's own pytest configuration (tnp's
 ``TnpFallbackWarning`` and JAX's deprecation warnings excepted).
 
-Placement: ``--placement`` (default ``$TNP_PLACEMENT`` or ``device``) is passed to the tests as
-``TNP_PLACEMENT``. tnp has no host tier yet, so the report's *forced device* and *default
-placement* columns are one run until the host tier reads it.
+Placement: ``--placement`` (``device`` or ``auto``; default ``$TNP_PLACEMENT`` or ``device``) is
+passed to the tests as ``TNP_PLACEMENT`` and picks the report's column: *forced device* (every
+numeric array on the JAX device tier: the implementations this gate tests) or *default
+placement* (tnp's default, where small numeric arrays live on the host tier, which runs NumPy
+itself). Each placement keeps its records in its own directory, ``WORKDIR/placement-device`` and
+``WORKDIR/placement-auto``, and the report is built from both (``--report-from WORKDIR``
+rebuilds it). A run into a work directory that already holds records merges with them: the files
+it runs replace their earlier records, the others keep theirs, and the report's header says which
+run each file's row comes from.
 
 Quick mode (CI): ``--quick`` runs the ids in ``quick.txt`` (tests that passed in the committed
 baseline run) and exits 1 if any fails, errors or crashes — or is missing, when the installed
 NumPy is the baseline's version. ``--make-quick WORKDIR`` writes ``quick.txt`` from a full run's
-records. ``tests/test_numpy_suite_gate.py`` runs the quick mode in a subprocess.
+forced-device records. ``tests/test_numpy_suite_gate.py`` runs the quick mode in a subprocess.
 
 Nothing here is collected by tnp's own test run (no file is named ``test_*``); the pytest
 configuration and conftest for NumPy's files (``suite_conftest.py``) live only in the temporary

@@ -72,6 +72,10 @@ filterwarnings =
 
 OUTCOMES = ("passed", "failed", "error", "crashed", "skipped", "xfailed")
 
+# The report's two columns: a run's ``--placement`` picks its column and its records directory
+# (``records_dir``) inside the work directory; the report is built from both directories.
+COLUMNS = (("device", "forced device"), ("auto", "default placement"))
+
 
 def _ids_file(name):
     return os.path.join(HERE, name)
@@ -103,7 +107,7 @@ def prepare(workdir, keys):
 
 
 def run_pytest(workdir, keys, record, *, timeout, test_timeout, placement, xdist, select=None,
-               logname="pytest.log", sample=0):
+               log, sample=0):
     """One pytest process over ``keys``; True when it finished before ``timeout``."""
     env = dict(os.environ)
     repo = os.path.dirname(os.path.dirname(HERE))
@@ -119,7 +123,7 @@ def run_pytest(workdir, keys, record, *, timeout, test_timeout, placement, xdist
     cmd = [sys.executable, "-m", "pytest", "-c", os.path.join(workdir, "pytest.ini"),
            "--rootdir", workdir, "-q", *keys]
     cmd += ["-n", str(xdist)] if xdist else ["-p", "no:xdist"]
-    with open(os.path.join(workdir, logname), "a") as out:
+    with open(log, "a") as out:
         out.write(f"$ {' '.join(cmd)}\n")
         out.flush()
         proc = subprocess.Popen(cmd, cwd=workdir, env=env, stdout=out, stderr=subprocess.STDOUT,
@@ -168,11 +172,19 @@ def sample_ids(ids, k):
     return out
 
 
-def file_tests(workdir, key, sample):
-    """The tests of one file's run, from its record: placeholders and a module that failed to
-    import expanded into NumPy's own test ids (sampled as the run was)."""
-    record = os.path.join(workdir, key.replace("/", "__") + ".jsonl")
-    tests, cerr, collected = read_record(record)
+def records_dir(workdir, placement):
+    """Where a run with ``--placement placement`` keeps its records (one directory per column)."""
+    return os.path.join(workdir, f"placement-{placement}")
+
+
+def record_path(records, key):
+    return os.path.join(records, key.replace("/", "__") + ".jsonl")
+
+
+def file_tests(workdir, records, key, sample):
+    """The tests of one file's run, from its record in ``records``: placeholders and a module
+    that failed to import expanded into NumPy's own test ids (sampled as the run was)."""
+    tests, cerr, collected = read_record(record_path(records, key))
     collected -= len(tests)  # selected tests that never started: the not-reached count
     tests = expand_placeholders(workdir, key, tests, sample)
     if cerr and not tests:
@@ -271,13 +283,28 @@ def _pct(x):
     return "—" if x is None else f"{100 * x:.1f}%"
 
 
-def write_report(path, results, meta):
-    """results: {key: dict(tests=..., collect_errors=..., finished=..., seconds=...)}"""
-    alltests = {}
+def _all_tests(results):
+    out = {}
     for key, r in results.items():
-        alltests.update({f"{key}::{t}" if not t.startswith(key) else t: v
-                         for t, v in r["tests"].items()})
+        out.update({f"{key}::{t}" if not t.startswith(key) else t: v
+                    for t, v in r["tests"].items()})
+    return out
+
+
+def write_report(path, columns, meta):
+    """columns: {placement: results or None}, results: {key: dict(tests=..., collect_errors=...,
+    finished=..., seconds=...)}. The forced-device column is the gate: the failure families and
+    the per-function lists are its; the default-placement column adds rates and counts."""
+    results = columns.get("device") or {}
+    default = columns.get("auto")
+    alltests = _all_tests(results)
     raw, fn, counts, nfn = rates(alltests)
+    if default:
+        draw, dfn, dcounts, dnfn = rates(_all_tests(default))
+        dcol = [_pct(draw), _pct(dfn), ", ".join(f"{o} {dcounts[o]}" for o in OUTCOMES),
+                str(dnfn), str(len(default))]
+    else:
+        dcol = ["not run (no default-placement records)"] + ["—"] * 4
     L = []
     L.append("# NumPy's own test suite, run against tnp")
     L.append("")
@@ -293,32 +320,53 @@ def write_report(path, results, meta):
              "*Per-function*: every test function weighs one, its parametrizations averaged. "
              "*crashed*: a test that was running when its file hit its wall-clock limit or the "
              "process died. "
-             "*forced device* is `TNP_PLACEMENT=device`; *default placement* is tnp's default "
-             "placement. tnp has no host tier yet (every numeric array lives on the device), so "
-             "the two columns are one and the same run until the host tier reads "
-             "`TNP_PLACEMENT`; the runner's `--placement` option fills the second column then.")
+             "*forced device* is a run with `--placement device` (`TNP_PLACEMENT=device`: every "
+             "numeric array on the JAX device tier, the implementations this gate tests); "
+             "*default placement* is a run with `--placement auto`, tnp's default (numeric "
+             "arrays under the host threshold live on the host tier, which runs NumPy itself, "
+             "so most of that column is NumPy's own code behind tnp's dispatch). Each column is "
+             "built from its own run's records (`placement-device/`, `placement-auto/` in the "
+             "work directory). The failure families and the per-function lists below are the "
+             "forced-device run's.")
     L.append("")
     L.append("## Totals")
     L.append("")
     L.append("| | forced device | default placement |")
     L.append("|---|---|---|")
-    L.append(f"| raw rate (tests) | {_pct(raw)} | {_pct(raw)} (same run) |")
-    L.append(f"| per-function rate | {_pct(fn)} | {_pct(fn)} (same run) |")
+    L.append(f"| raw rate (tests) | {_pct(raw)} | {dcol[0]} |")
+    L.append(f"| per-function rate | {_pct(fn)} | {dcol[1]} |")
     L.append("| tests | " + ", ".join(f"{o} {counts[o]}" for o in OUTCOMES)
-             + " | (same run) |")
-    L.append(f"| test functions that ran | {nfn} | (same run) |")
+             + f" | {dcol[2]} |")
+    L.append(f"| test functions that ran | {nfn} | {dcol[3]} |")
+    L.append(f"| files | {len(results)} | {dcol[4]} |")
     L.append("")
     L.append("## Per file")
     L.append("")
+    L.append("Forced device, then the default placement's rates and counts "
+             "(*not run*: no default-placement record of the file).")
+    L.append("")
     L.append("| file | raw rate | per-function rate | passed | failed | error | crashed | "
-             "skipped | xfailed | deselected | not sampled | not reached | seconds |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-    for key, r in results.items():
-        fr, ff, c, _ = rates(r["tests"])
-        L.append(f"| {key} | {_pct(fr)} | {_pct(ff)} | " + " | ".join(
-            str(c[o]) for o in OUTCOMES) + f" | {r.get('deselected', 0)} | "
-            f"{r.get('unsampled', 0)} | "
-            f"{_not_reached(r)} | {r['seconds']:.0f} |")
+             "skipped | xfailed | deselected | not sampled | not reached | seconds | "
+             "default placement: raw rate | per-function rate | passed / failed / error / "
+             "crashed |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for key in [k for k, _ in FILES if k in results or (default and k in default)]:
+        if key in results:
+            r = results[key]
+            fr, ff, c, _ = rates(r["tests"])
+            row = (f"| {key} | {_pct(fr)} | {_pct(ff)} | " + " | ".join(
+                str(c[o]) for o in OUTCOMES) + f" | {r.get('deselected', 0)} | "
+                f"{r.get('unsampled', 0)} | {_not_reached(r)} | {r['seconds']:.0f} |")
+        else:
+            row = f"| {key} | not run |" + " — |" * 11
+        if default and key in default:
+            dr, df, dc, _ = rates(default[key]["tests"])
+            row += (f" {_pct(dr)} | {_pct(df)} | "
+                    + " / ".join(str(dc[o]) for o in OUTCOMES[:4])
+                    + ("" if default[key]["finished"] else " (time limit)") + " |")
+        else:
+            row += " not run | — | — |"
+        L.append(row)
     not_run = [k for k, _ in FILES if k not in results]
     L.append("")
     L.append("Files not run: " + (", ".join(not_run) if not_run else "none") + ".")
@@ -404,27 +452,32 @@ def cmd_full(args):
     if unknown:
         sys.exit(f"unknown files: {unknown}; known: {[k for k, _ in FILES]}")
     workdir = args.workdir or tempfile.mkdtemp(prefix="tnp-numpy-suite-")
-    os.makedirs(workdir, exist_ok=True)
+    records = records_dir(workdir, args.placement)
+    os.makedirs(records, exist_ok=True)
     prepare(workdir, keys)
-    print(f"[numpy_suite] NumPy {numpy.__version__} tests from {NUMPY_DIR}; work dir {workdir}",
-          flush=True)
+    print(f"[numpy_suite] NumPy {numpy.__version__} tests from {NUMPY_DIR}; work dir {workdir}; "
+          f"placement {args.placement}", flush=True)
     t_start = time.time()
+    meta = make_meta(args)
+    ran = []
     deadline = t_start + 60 * args.budget_min
-    results = {}
+    # A records directory accumulates: a file run again replaces its earlier records, the
+    # other files keep theirs (each file's row says which run it comes from).
+    results = load_results(records)
     for key in keys:
         left = deadline - time.time()
         if left < 30:
             print(f"[numpy_suite] budget spent: {key} and later files not run", flush=True)
             break
-        record = os.path.join(workdir, key.replace("/", "__") + ".jsonl")
+        record = record_path(records, key)
         if os.path.exists(record):
             os.remove(record)
         t0 = time.time()
         finished = run_pytest(workdir, [key], record, timeout=min(left, 60 * args.file_min),
                               test_timeout=args.timeout, placement=args.placement,
-                              xdist=args.n, logname=key.replace("/", "__") + ".log",
+                              xdist=args.n, log=record[:-len(".jsonl")] + ".log",
                               sample=args.sample)
-        tests, cerr, collected = file_tests(workdir, key, args.sample)
+        tests, cerr, collected = file_tests(workdir, records, key, args.sample)
         desel = unsampled = 0
         with open(record) if os.path.exists(record) else open(os.devnull) as f:
             for line in f:
@@ -434,37 +487,84 @@ def cmd_full(args):
                     unsampled += r.get("unsampled", 0)
         results[key] = dict(tests=tests, collect_errors=cerr, finished=finished,
                             seconds=time.time() - t0, deselected=desel, unsampled=unsampled,
-                            collected=collected)
+                            collected=collected, sample=args.sample)
+        ran.append(key)
         raw, fn, c, _ = rates(tests)
         print(f"[numpy_suite] {key}: {len(tests)} tests in {time.time() - t0:.0f} s, raw "
               f"{_pct(raw)}, per-function {_pct(fn)}, "
               + ", ".join(f"{o} {c[o]}" for o in OUTCOMES)
               + ("" if finished else " (time limit)"), flush=True)
-    total = time.time() - t_start
-    with open(os.path.join(workdir, "results.json"), "w") as f:
-        json.dump({k: dict(v, tests={t: list(x) for t, x in v["tests"].items()})
-                   for k, v in results.items()}, f)
-    meta = make_meta(args, total)
-    with open(os.path.join(workdir, "meta.json"), "w") as f:
+    command = " ".join(["python -m conformance_tests.numpy_suite", *args.argv])
+    run = f"{meta['date']}, {(time.time() - t_start) / 60:.1f} min: `{command}`"
+    for key in ran:
+        results[key]["run"] = run
+    save_results(records, results)
+    with open(os.path.join(records, "meta.json"), "w") as f:
         json.dump(meta, f)
     out = args.out or os.path.join(HERE, "results.md")
-    raw, fn, counts, fam = write_report(out, results, meta)
-    print(f"[numpy_suite] report {out}: raw {_pct(raw)}, per-function {_pct(fn)}; "
-          f"{total / 60:.1f} min; records in {workdir}", flush=True)
+    raw, fn, counts, fam = build_report(workdir, out, args.note)
+    print(f"[numpy_suite] report {out}: forced device raw {_pct(raw)}, per-function {_pct(fn)}; "
+          f"{(time.time() - t_start) / 60:.1f} min; records in {records}", flush=True)
     return 0
 
 
-def make_meta(args, total):
+def load_results(records):
+    """A records directory's ``results.json``: {key: the file's run}, {} when there is none."""
+    path = os.path.join(records, "results.json")
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        results = json.load(f)
+    for v in results.values():
+        v["tests"] = {t: tuple(x) for t, x in v["tests"].items()}
+        v["collect_errors"] = [tuple(e) for e in v["collect_errors"]]
+    return results
+
+
+def save_results(records, results):
+    with open(os.path.join(records, "results.json"), "w") as f:
+        json.dump({k: dict(v, tests={t: list(x) for t, x in v["tests"].items()})
+                   for k, v in results.items()}, f)
+
+
+def build_report(workdir, out, note=None):
+    """Write the report from the records of both columns in ``workdir`` (either may be absent);
+    the header is the forced-device run's (else the default-placement run's), and lists, per
+    column, the runs its rows come from."""
+    columns, meta = {}, None
+    for placement, label in COLUMNS:
+        records = records_dir(workdir, placement)
+        columns[placement] = load_results(records) or None
+        meta_path = os.path.join(records, "meta.json")
+        if columns[placement] and meta is None and os.path.exists(meta_path):
+            with open(meta_path) as f:
+                meta = collections.OrderedDict(json.load(f))
+    if not any(columns.values()):
+        sys.exit(f"no records in {workdir} (expected {records_dir(workdir, 'device')})")
+    meta = meta or collections.OrderedDict()
+    for placement, label in COLUMNS:
+        runs = collections.OrderedDict()
+        for key, r in (columns[placement] or {}).items():
+            runs.setdefault(r.get("run", "?"), []).append(key)
+        if runs:
+            meta[f"{label} records"] = "; ".join(
+                f"{run} ({len(keys)} files{': ' + ', '.join(keys) if len(keys) < 8 else ''})"
+                for run, keys in runs.items())
+    if note:
+        meta["note"] = note
+    return write_report(out, columns, meta)
+
+
+def make_meta(args):
+    """The header's facts of a run (its command and wall clock go with its files' rows)."""
     return collections.OrderedDict([
         ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
         ("NumPy", f"{numpy.__version__} (its installed tests)"),
         ("Python", platform.python_version()),
         ("machine", f"{platform.machine()}, {os.cpu_count()} CPUs; JAX backend "
                     f"{_backend()}"),
-        ("command", f"`python -m conformance_tests.numpy_suite {' '.join(args.argv)}`".rstrip()),
         ("per-test timeout", f"{args.timeout} s; per-file limit {args.file_min} min; "
                              f"budget {args.budget_min} min"),
-        ("wall clock", f"{total / 60:.1f} min"),
         ("NumPy's `slow` tests", "not run (`-m 'not slow'`, as NumPy's default `spin test`)"),
         ("deselected", "see `deselected.txt` (each with its reason)"),
         ("sampling", (f"at most {args.sample} parametrizations per test function, spread "
@@ -474,28 +574,19 @@ def make_meta(args, total):
 
 
 def cmd_report_from(args):
-    """Rewrite the report from a finished run's records (``results.json`` in WORKDIR)."""
-    with open(os.path.join(args.report_from, "results.json")) as f:
-        results = json.load(f)
-    sample = args.sample
-    for k, v in results.items():
-        v["tests"], _, v["collected"] = file_tests(args.report_from, k, sample)
-    meta_path = os.path.join(args.report_from, "meta.json")
-    if os.path.exists(meta_path):
-        with open(meta_path) as f:
-            meta = collections.OrderedDict(json.load(f))
-    else:
-        total = sum(r["seconds"] for r in results.values())
-        meta = make_meta(args, total)
-        meta["date"] = datetime.datetime.fromtimestamp(
-            os.path.getmtime(os.path.join(args.report_from, "results.json")),
-            datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        meta["command"] = args.note or "?"
-    if args.note and os.path.exists(meta_path):
-        meta["note"] = args.note
+    """Rewrite the report from the records in WORKDIR, each file's tests read again from its
+    record (so a change in how records are read reaches the report without a rerun)."""
+    for placement, _ in COLUMNS:
+        records = records_dir(args.report_from, placement)
+        results = load_results(records)
+        for k, v in results.items():
+            v["tests"], _, v["collected"] = file_tests(args.report_from, records, k,
+                                                       v.get("sample", args.sample))
+        if results:
+            save_results(records, results)
     out = args.out or os.path.join(HERE, "results.md")
-    raw, fn, counts, fam = write_report(out, results, meta)
-    print(f"[numpy_suite] report {out}: raw {_pct(raw)}, per-function {_pct(fn)}")
+    raw, fn, counts, fam = build_report(args.report_from, out, args.note)
+    print(f"[numpy_suite] report {out}: forced device raw {_pct(raw)}, per-function {_pct(fn)}")
     return 0
 
 
@@ -535,7 +626,7 @@ def cmd_quick(args):
     t0 = time.time()
     finished = run_pytest(workdir, keys, record, timeout=60 * args.file_min,
                           test_timeout=args.timeout, placement=args.placement, xdist=args.n,
-                          select=select, logname="quick.log")
+                          select=select, log=os.path.join(workdir, "quick.log"))
     tests, cerr, _ = read_record(record)
     bad = {t: v for t, v in tests.items() if v[0] in ("failed", "error", "crashed")}
     missing = [i for i in ids if i not in tests]
@@ -557,8 +648,7 @@ def cmd_make_quick(args):
     """Write quick.txt from a full run's records: fast tests that passed, spread over the test
     functions of the files that are quickest to start (import and collection), so that the
     gate stays short."""
-    with open(os.path.join(args.make_quick, "results.json")) as f:
-        results = json.load(f)
+    results = load_results(records_dir(args.make_quick, "device"))
     overhead = {}
     per_file = {}
     for key, r in results.items():
@@ -600,21 +690,26 @@ def main(argv=None):
                                 description=__doc__)
     p.add_argument("files", nargs="*", help="keys of FILES (default: all, in priority order)")
     p.add_argument("--quick", action="store_true", help="run the CI quick subset (quick.txt)")
-    p.add_argument("--make-quick", metavar="WORKDIR", help="write quick.txt from a full run")
+    p.add_argument("--make-quick", metavar="WORKDIR",
+                   help="write quick.txt from a full run's forced-device records")
     p.add_argument("--report-from", metavar="WORKDIR",
-                   help="rewrite the report from a finished run's records")
-    p.add_argument("--note", help="a line added to the report's header (with --report-from)")
+                   help="rewrite the report from the records in WORKDIR (both columns)")
+    p.add_argument("--note", help="a line added to the report's header")
     p.add_argument("--quick-size", type=int, default=300)
     p.add_argument("--quick-max-s", type=float, default=0.05)
     p.add_argument("--placement", default=os.environ.get("TNP_PLACEMENT", "device"),
-                   help="passed to the tests as TNP_PLACEMENT (default: device)")
+                   choices=[p for p, _ in COLUMNS],
+                   help="passed to the tests as TNP_PLACEMENT (default: device); picks the "
+                        "report's column and the records directory (WORKDIR/placement-P)")
     p.add_argument("-n", type=int, default=0, help="pytest-xdist workers (0: no xdist)")
     p.add_argument("--timeout", type=int, default=20, help="per-test timeout, seconds")
     p.add_argument("--sample", type=int, default=0,
                    help="run at most K parametrizations per test function (0: all)")
     p.add_argument("--file-min", type=float, default=10, help="wall-clock limit per file, min")
     p.add_argument("--budget-min", type=float, default=45, help="wall-clock budget, minutes")
-    p.add_argument("--workdir", help="keep the rewritten files and records here")
+    p.add_argument("--workdir", help="keep the rewritten files and records here; a run into a "
+                                     "work directory that holds records merges with them "
+                                     "(the files it runs replace theirs)")
     p.add_argument("--out", help="report path (default: results.md next to this module)")
     args = p.parse_args(argv)
     args.argv = argv

@@ -50,7 +50,8 @@ def flags(name, xs, rs, along=None):
     kind = rs[0].dtype.kind
     if kind in "iu":
         if name in _DIVISIONS and along is None:
-            div = jnp.any(xs[-1] == 0)
+            # over the result's elements (an empty result divides nothing)
+            div = jnp.any(jnp.broadcast_to(xs[-1] == 0, rs[0].shape))
             if name in _INT_OVERFLOWS and kind == "i":
                 ovf = jnp.any((xs[0] == np.iinfo(rs[0].dtype).min) & (xs[1] == -1))
         return div, ovf, und, inv

@@ -116,7 +116,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     out = kwargs.get("out") if kwargs else None
     try:
         if out is not None:
-            return _run_writing(numpy_fn, hargs, hkwargs, out)
+            return _run_writing(numpy_fn, hargs, hkwargs, out, unsupported)
         result = numpy_fn(*hargs, **hkwargs)
     except OnDevice:  # a device array as ``out``
         return DECLINED
@@ -193,10 +193,46 @@ def _writeable_value(o, owner):
     return owner if o._base is None else lenses.host_get(*o._chain(), owner)
 
 
-def _run_writing(numpy_fn, hargs, hkwargs, out):
+def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
+    """A call only NumPy can run (its inputs' dtypes) writing ``out`` arrays of which some live
+    on the device: NumPy writes host copies of them (so that what it leaves unwritten, with
+    ``where=``, keeps its values), then each is assigned to its tnp array; nothing is written
+    when NumPy raises."""
+    houts = tuple(None if o is None else np.array(numpy_value(o, pull=True)) for o in outs)
+    result = numpy_fn(*hargs, out=houts if type(out) is tuple else houts[0], **hkwargs)
+    for o, h in zip(outs, houts):
+        if o is not None:
+            write.assign(o, h)
+    return _written(outs, result)
+
+
+def at(numpy_at, a, args):
+    """NumPy's ``ufunc.at`` writing the host-tier array ``a`` in place, under its root's lock
+    (the other arguments' device arrays copied to the host); DECLINED under a JAX trace."""
+    if in_trace():
+        return DECLINED
+    hargs = [numpy_value(x, pull=True) for x in args]
+    with write.writing(a._root) as owner:
+        numpy_at(_writeable_value(a, owner), *hargs)
+    return None
+
+
+def _written(outs, result):
+    """What a call writing ``outs`` returns: the tnp arrays written (NumPy returned its ``out``
+    arrays; in a tuple, a result with no ``out`` given is a new array)."""
+    if type(result) is tuple:
+        return tuple(o if o is not None else wrap_new(r) for o, r in zip(outs, result))
+    return outs[0]
+
+
+def _run_writing(numpy_fn, hargs, hkwargs, out, unsupported):
     outs = out if type(out) is tuple else (out,)
     if any(o is not None and not isinstance(o, ndarray) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
+    if any(o is not None and type(o._root._buf) is not np.ndarray for o in outs):
+        if not unsupported:
+            return DECLINED  # a device ``out``: the device implementation writes it
+        return _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs)
     roots = {id(o._root): o._root for o in outs if o is not None}
     held = [write.writing(r) for r in roots.values()]
     owners = {}
@@ -209,6 +245,4 @@ def _run_writing(numpy_fn, hargs, hkwargs, out):
     finally:
         for w in reversed(held):
             w.__exit__()
-    if type(result) is tuple:  # NumPy returned its ``out`` arrays: the tnp arrays written
-        return tuple(o if o is not None else wrap_new(r) for o, r in zip(outs, result))
-    return outs[0]
+    return _written(outs, result)

@@ -14,7 +14,7 @@ import functools
 import re
 import weakref
 
-from .jaxload import jax, jnp, lax, jcore as _jcore, Tracer
+from .jaxload import jax, jnp, lax, jcore as _jcore, JaxArray, Tracer
 import numpy as np
 
 from . import caches, dtypes, host, lazy, placement, probe, tracing, write
@@ -82,6 +82,8 @@ class ufunc:
         _BY_NUMPY[np_ufunc] = self
         self.__name__ = np_ufunc.__name__
         self.__doc__ = np_ufunc.__doc__
+        # NumPy's signature for ``inspect`` (None where NumPy has none: inspect reads __call__)
+        self.__signature__ = getattr(np_ufunc, "__signature__", None)
         self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
         self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
         self.identity, self.signature = np_ufunc.identity, np_ufunc.signature
@@ -200,7 +202,13 @@ class ufunc:
         return True
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
-              subok=True, signature=None):
+              subok=True, signature=None, sig=_NO_VALUE):
+        if sig is not _NO_VALUE:  # NumPy's older name of ``signature``
+            if signature is not None:
+                raise TypeError("cannot specify both 'sig' and 'signature'")
+            if sig is None:
+                raise TypeError("the signature object to ufunc must be a string or a tuple.")
+            signature = sig
         if len(args) != self.nin:
             if self.nin < len(args) <= self.nargs:
                 if out is not None:
@@ -224,7 +232,7 @@ class ufunc:
             results = (jnp.full(np.broadcast_shapes(*(np.shape(o) for o in ops)), const),)
         else:
             if self.__name__ == "power" and in_dts[1].kind in "iu":
-                _check_int_power(ops[1])
+                _check_int_power(ops[1], in_dts[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
             kernel = self._kernel(in_dts, out_dts, check is not None)
             if (check is None and (outs is None or lazy.on and self._default_loop(keys, out_dts))
@@ -339,7 +347,7 @@ class ufunc:
         wh = None if where is True else where_mask(where)
         res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want, res)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
-            _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:])
+            _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:], res_dt)
         init_h = _scalar(initial)
         static = (axes, res_dt, bool(keepdims), init_h,
                   init_h is not _NO_VALUE and init_h is not None)
@@ -374,7 +382,7 @@ class ufunc:
         want[ax] += bool(include_initial)
         res_dt = _method_dtype(numpy_fn, x, kw, None, out, tuple(want), res)
         if self.__name__ == "power" and res_dt.kind in "iu":
-            _check_int_power(jnp.moveaxis(x, ax, 0)[1:])
+            _check_int_power(jnp.moveaxis(x, ax, 0)[1:], res_dt)
         static = (ax, res_dt, bool(include_initial))
         r = self._method_kernel("accumulate", static)(x)
         result = _finish(r, out)
@@ -429,6 +437,10 @@ class ufunc:
         ``write.assign``."""
         if not isinstance(a, ndarray):
             raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
+        if type(a._root._buf) is np.ndarray:  # a host-tier array: NumPy's own, in place
+            args = (indices,) if b is None else (indices, b)
+            if host.at(self._np.at, a, args) is not host.DECLINED:
+                return None
         if (b is None) != (self.nin == 1):
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
@@ -678,17 +690,19 @@ def _finish(result, out):
     return out
 
 
-def _check_int_power(exponent):
-    """NumPy refuses integer powers with negative integer exponents (a sync for device arrays;
-    skipped under a JAX trace)."""
-    if isinstance(exponent, (int, np.integer, np.ndarray)):
-        neg = np.any(np.asarray(exponent) < 0)
-    elif _is_tracer(exponent) or exponent.dtype.kind != "i":
+def _check_int_power(exponent, dt):
+    """NumPy refuses integer powers with negative exponents, the exponent as cast to the loop's
+    integer dtype ``dt`` (``power(1.5, -0.5, dtype=int, casting='unsafe')`` is 1 ** 0; a sync
+    for device arrays; skipped under a JAX trace)."""
+    if _is_tracer(exponent):
         return
-    else:
-        neg = jnp.any(exponent < 0)
+    if isinstance(exponent, JaxArray):
+        neg = jnp.any(numpy_cast(exponent, dt) < 0)
         if _is_tracer(neg):
             return
+    else:
+        with np.errstate(invalid="ignore"):  # NumPy's cast of a NaN exponent: no warning
+            neg = np.any(np.asarray(exponent).astype(dt) < 0)
     if neg:
         raise ValueError("Integers to negative integer powers are not allowed.")
 
@@ -735,4 +749,6 @@ def _fast_key(a):
 def _hashable_signature(signature):
     if signature is None or isinstance(signature, str):
         return signature
+    if not isinstance(signature, tuple):
+        raise TypeError("the signature object to ufunc must be a string or a tuple.")
     return tuple(None if s is None else dtypes.canonical(s) for s in signature)

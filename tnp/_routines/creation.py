@@ -204,7 +204,13 @@ def _out_of_memory(shape, dtype):
 
 
 def _fill(value, shape, dtype):
-    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError."""
+    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError. One under
+    the host threshold with a host fill value is filled by NumPy and copied to the device: a
+    transfer, where the kernel would compile once per shape (a program making small arrays of
+    ever-new shapes, as NumPy's test generators do, would compile at every one)."""
+    if not isinstance(value, JaxArray) and math.prod(shape) < placement.THRESHOLD:
+        host = dtypes.native(np.full(shape, value, dtype))
+        return ndarray._wrap(jax.device_put(host))._as_array()
     try:
         return ndarray._wrap(_fill_kernel(value, shape, dtype.char))._as_array()
     except jax.errors.JaxRuntimeError as e:

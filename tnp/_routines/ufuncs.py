@@ -215,34 +215,56 @@ def _reciprocal(x):
 
 
 
+def _int_comparison(op, below, above):
+    """NumPy's comparison loops of a signed with an unsigned integer ('qQ->?', 'Qq->?'): exact,
+    where JAX promotes the pair to float64 and rounds (``2**60 < 2**60 + 1`` was False).
+    ``below``/``above``: ``op(negative, unsigned)`` and ``op(unsigned, negative)``."""
+    def compare(x, y):
+        if {x.dtype.kind, y.dtype.kind} != {"i", "u"}:
+            return op(x, y)
+        if x.dtype.kind == "i":
+            return jnp.where(x < 0, below, op(lax.convert_element_type(x, y.dtype), y))
+        return jnp.where(y < 0, above, op(x, lax.convert_element_type(y, x.dtype)))
+    return compare
+
+
+_COMPARISONS = {
+    "equal": _int_comparison(_jnp("equal"), False, False),
+    "not_equal": _int_comparison(_jnp("not_equal"), True, True),
+    "less": _int_comparison(_jnp("less"), True, False),
+    "less_equal": _int_comparison(_jnp("less_equal"), True, False),
+    "greater": _int_comparison(_jnp("greater"), False, True),
+    "greater_equal": _int_comparison(_jnp("greater_equal"), False, True),
+}
+
 _IMPLS = {
-    "absolute": _jnp("absolute"), "add": _jnp("add"), "arccos": _jnp("arccos"), "arccosh": _jnp("arccosh"),
-    "arcsin": _jnp("arcsin"), "arcsinh": _jnp("arcsinh"), "arctan": _jnp("arctan"), "arctan2": _jnp("arctan2"),
-    "arctanh": _jnp("arctanh"), "bitwise_and": _jnp("bitwise_and"), "bitwise_count": _jnp("bitwise_count"),
+    **_COMPARISONS, "absolute": _jnp("absolute"), "add": _jnp("add"), "arccos": _jnp("arccos"),
+    "arccosh": _jnp("arccosh"), "arcsin": _jnp("arcsin"), "arcsinh": _jnp("arcsinh"),
+    "arctan": _jnp("arctan"), "arctan2": _jnp("arctan2"), "arctanh": _jnp("arctanh"),
+    "bitwise_and": _jnp("bitwise_and"), "bitwise_count": _jnp("bitwise_count"),
     "bitwise_or": _jnp("bitwise_or"), "bitwise_xor": _jnp("bitwise_xor"), "cbrt": _jnp("cbrt"),
-    "ceil": _jnp("ceil"), "conjugate": _jnp("conjugate"), "copysign": _jnp("copysign"), "cos": _jnp("cos"),
-    "cosh": _jnp("cosh"), "deg2rad": _jnp("deg2rad"), "degrees": _jnp("degrees"), "divide": _divide,
-    "divmod": _divmod, "equal": _jnp("equal"), "exp": _jnp("exp"), "exp2": _jnp("exp2"), "expm1": _jnp("expm1"),
-    "fabs": _jnp("fabs"), "float_power": _jnp("float_power"), "floor": _jnp("floor"),
-    "floor_divide": _floor_divide, "fmax": _FMAX, "fmin": _FMIN, "fmod": _fmod,
-    "frexp": _jnp("frexp"), "gcd": _gcd, "greater": _jnp("greater"),
-    "greater_equal": _jnp("greater_equal"), "heaviside": _jnp("heaviside"), "hypot": _jnp("hypot"),
-    "invert": _jnp("invert"), "isfinite": _jnp("isfinite"), "isinf": _jnp("isinf"), "isnan": _jnp("isnan"),
-    "lcm": _lcm, "ldexp": _jnp("ldexp"), "left_shift": _jnp("left_shift"), "less": _jnp("less"),
-    "less_equal": _jnp("less_equal"), "log": _jnp("log"), "log10": _jnp("log10"), "log1p": _jnp("log1p"),
-    "log2": _jnp("log2"), "logaddexp": _jnp("logaddexp"), "logaddexp2": _jnp("logaddexp2"),
+    "ceil": _jnp("ceil"), "conjugate": _jnp("conjugate"), "copysign": _jnp("copysign"),
+    "cos": _jnp("cos"), "cosh": _jnp("cosh"), "deg2rad": _jnp("deg2rad"),
+    "degrees": _jnp("degrees"), "divide": _divide, "divmod": _divmod, "exp": _jnp("exp"),
+    "exp2": _jnp("exp2"), "expm1": _jnp("expm1"), "fabs": _jnp("fabs"),
+    "float_power": _jnp("float_power"), "floor": _jnp("floor"), "floor_divide": _floor_divide,
+    "fmax": _FMAX, "fmin": _FMIN, "fmod": _fmod, "frexp": _jnp("frexp"), "gcd": _gcd,
+    "heaviside": _jnp("heaviside"), "hypot": _jnp("hypot"), "invert": _jnp("invert"),
+    "isfinite": _jnp("isfinite"), "isinf": _jnp("isinf"), "isnan": _jnp("isnan"), "lcm": _lcm,
+    "ldexp": _jnp("ldexp"), "left_shift": _jnp("left_shift"), "log": _jnp("log"),
+    "log10": _jnp("log10"), "log1p": _jnp("log1p"), "log2": _jnp("log2"),
+    "logaddexp": _jnp("logaddexp"), "logaddexp2": _jnp("logaddexp2"),
     "logical_and": _jnp("logical_and"), "logical_not": _jnp("logical_not"),
     "logical_or": _jnp("logical_or"), "logical_xor": _jnp("logical_xor"), "matmul": _jnp("matmul"),
-    "matvec": _jnp("matvec"), "maximum": _MAXIMUM,
-    "minimum": _MINIMUM, "modf": _modf,
+    "matvec": _jnp("matvec"), "maximum": _MAXIMUM, "minimum": _MINIMUM, "modf": _modf,
     "multiply": _jnp("multiply"), "negative": _jnp("negative"), "nextafter": _jnp("nextafter"),
-    "not_equal": _jnp("not_equal"), "positive": _jnp("positive"), "power": _power,
-    "rad2deg": _jnp("rad2deg"), "radians": _jnp("radians"), "reciprocal": _reciprocal,
-    "remainder": _remainder, "right_shift": _jnp("right_shift"), "rint": _jnp("rint"), "sign": _sign,
+    "positive": _jnp("positive"), "power": _power, "rad2deg": _jnp("rad2deg"),
+    "radians": _jnp("radians"), "reciprocal": _reciprocal, "remainder": _remainder,
+    "right_shift": _jnp("right_shift"), "rint": _jnp("rint"), "sign": _sign,
     "signbit": _jnp("signbit"), "sin": _jnp("sin"), "sinh": _jnp("sinh"), "spacing": _spacing,
-    "sqrt": _jnp("sqrt"), "square": _jnp("square"), "subtract": _jnp("subtract"), "tan": _jnp("tan"),
-    "tanh": _jnp("tanh"), "trunc": _jnp("trunc"), "vecdot": _jnp("vecdot"), "vecmat": _jnp("vecmat"),
-    "isnat": None,
+    "sqrt": _jnp("sqrt"), "square": _jnp("square"), "subtract": _jnp("subtract"),
+    "tan": _jnp("tan"), "tanh": _jnp("tanh"), "trunc": _jnp("trunc"), "vecdot": _jnp("vecdot"),
+    "vecmat": _jnp("vecmat"), "isnat": None,
 }
 
 
