@@ -741,3 +741,22 @@ def test_setting_the_shape_of_a_host_array_keeps_it_on_the_host(auto):
     same(tv, nv)
     same(tw, nw)
     assert syncs.COUNTS["to_device"] == moves
+
+
+def test_an_array_numpy_returns_twice_is_one_tnp_array(auto):
+    """A host call whose NumPy result holds one array twice gives one tnp array twice (as
+    NumPy's objects are), so a write through either is seen through the other."""
+    from tnp._core import host
+
+    def twice(a):
+        r = a * 2
+        return r, r, a + 1
+
+    na = np.arange(3.0)
+    want = twice(na)
+    got = host.call(twice, (tnp.asarray(na),), {})
+    assert got[0] is got[1] and got[0] is not got[2]
+    same(got, want)
+    want[0][0] = 9.0
+    got[0][0] = 9.0
+    same(got, want)

@@ -170,15 +170,23 @@ def _memory_ids(x, ids):
     return ids
 
 
-def _wrap(r, hargs, hkwargs):
+def _wrap(r, hargs, hkwargs, made=None):
+    """NumPy's result ``r`` with its arrays as new tnp arrays; an array NumPy returns twice is
+    one tnp array, returned twice (``made``: id -> tnp array)."""
     if type(r) is np.ndarray:
         if _shares(r, hargs, hkwargs):
             raise _View
-        return placement.new_root(r)
+        if made is None:
+            return placement.new_root(r)
+        t = made.get(id(r))
+        if t is None:
+            t = made[id(r)] = placement.new_root(r)
+        return t
+    made = {} if made is None else made
     if type(r) is list or type(r) is tuple:
-        return type(r)(_wrap(v, hargs, hkwargs) for v in r)
+        return type(r)(_wrap(v, hargs, hkwargs, made) for v in r)
     if isinstance(r, tuple) and hasattr(r, "_fields"):  # namedtuple results
-        return type(r)(*(_wrap(v, hargs, hkwargs) for v in r))
+        return type(r)(*(_wrap(v, hargs, hkwargs, made) for v in r))
     return r
 
 
