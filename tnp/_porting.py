@@ -175,12 +175,13 @@ def format_report(data):
         out.append("fallback path: not used")
     syncs, lines = data["syncs"], data["sync_lines"]
     if syncs:
-        out.append("device syncs (a value copied from the device to the host):")
+        out.append("sync points (a device value read on the host; to_device: a host array "
+                   "copied to the device):")
         for name, n in sorted(syncs.items(), key=lambda kv: (-kv[1], kv[0])):
             out.append(f"  {name}: {_plural(n, 'time')}, first at {_where(lines.get(name))} - "
                        f"{SYNC_POINTS.get(name, name)}")
     else:
-        out.append("device syncs: none")
+        out.append("sync points: none")
     out += _format_moves(data["moves"])
     out.append(f"XLA compiles during the program: {data['compiles']}")
     return out
