@@ -55,10 +55,10 @@ def record(kernel, values):
     runs and raises NumPy's error)."""
     shapes = []
     size = 1
-    for v in values:
+    for i, v in enumerate(values):
         t = type(v)
         if t is Node:
-            if v.value is None:
+            if v.value is None and not any(w is v for w in values[:i]):  # x * x: once
                 size += v.size
             shapes.append(v.shape)
         elif t is ArrayImpl:
