@@ -9,7 +9,8 @@ inputs are the graph's concrete leaves and Python scalars and whose outputs are 
 live root still holds, and stores each result in its root. Compiled graphs are cached by
 structure (functions, wiring, leaf kinds, outputs); JAX specialises each by the leaves' shapes
 and dtypes. A node's ``size`` bounds the graph: a node whose pending ancestry reaches ``LIMIT``
-(``TNP_LAZY_LIMIT``, default 64) is forced when recorded.
+(``TNP_LAZY_LIMIT``, default 64) is forced when recorded. Each flush is counted with its reason
+(``REASONS``; by program line under ``python -m tnp run --report``: ``syncs.note_flush``).
 
 Every transition of a node to its value happens under ``_LOCK`` (a writer forces a root's node
 under the root's lock first, so it never sees a node; see ``write``).
@@ -21,7 +22,7 @@ import weakref
 from .jaxload import jax, ArrayImpl
 import numpy as np
 
-from . import caches, tracing
+from . import caches, syncs, tracing
 
 on = os.environ.get("TNP_LAZY", "0") == "1"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
@@ -30,6 +31,11 @@ _GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed fun
 _DTYPES = {}  # kernel -> its result dtype
 _SCALARS = frozenset({float, int, complex})
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
+# what forces a flush (``force``'s ``reason``), for ``python -m tnp run --report``
+REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
+           "write": "a write to a pending array (or through its view)",
+           "jit": "a tnp_ext.jit call given pending arguments",
+           "limit": "the pending graph reached TNP_LAZY_LIMIT operations"}
 
 
 def enable(flag=True):
@@ -87,14 +93,14 @@ def record(kernel, values):
     return n
 
 
-def force(root):
+def force(root, reason="read"):
     """The root's concrete buffer: its node computed (with every pending node of its graph that
-    a live root holds) and stored in the root."""
+    a live root holds) and stored in the root; ``reason`` (a key of ``REASONS``) is counted."""
     with _LOCK:
         b = root._buf
         if type(b) is Node:
             if b.value is None:
-                _flush(b)
+                _flush(b, reason)
             root._buf = b = b.value
         return b
 
@@ -111,10 +117,10 @@ def settle(roots):
     """Force every root among ``roots`` that holds a pending node."""
     for r in roots:
         if type(r._buf) is Node:
-            force(r)
+            force(r, "jit")
 
 
-def _flush(node):
+def _flush(node, reason):
     """Compute ``node`` and the pending nodes of its graph that live roots hold."""
     order, index = [], {}  # pending nodes, operands first; id -> position
     leaves, leaf_pos, kinds = [], {}, []
@@ -160,6 +166,7 @@ def _flush(node):
         fn = _GRAPHS[key] = jax.jit(_composed(key))
         STATS["graphs"] += 1
     STATS["flushes"] += 1
+    syncs.note_flush(reason)
     with tracing.outside_trace():  # concrete, even when first needed under a trace
         results = fn(*leaves)
     for i, v in zip(outs, results):

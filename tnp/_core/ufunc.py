@@ -198,7 +198,7 @@ class ufunc:
             return False
         write.rebind_pending(target, node)
         if node.size >= lazy.LIMIT:
-            lazy.force(target)
+            lazy.force(target, "limit")
         return True
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
@@ -730,7 +730,7 @@ def _record(kernel, args):
     r = ndarray._wrap(node)
     node.root = weakref.ref(r)
     if node.size >= lazy.LIMIT:
-        lazy.force(r)
+        lazy.force(r, "limit")
     return r
 
 

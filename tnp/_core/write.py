@@ -153,7 +153,7 @@ def _claim(root):
     reader that took it before holds one (no donation); one that comes after waits."""
     buf = root._buf
     if type(buf) is Node:  # a pending value: computed first (the node holds no buffer then)
-        buf = force(root)
+        buf = force(root, "write")
     if type(buf) is not ArrayImpl or root._exported or not isinstance(current_trace(),
                                                                        _jcore.EvalTrace):
         return buf, False
