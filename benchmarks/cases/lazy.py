@@ -24,17 +24,18 @@ def sigmoid(xp, x):
     return 1.0 / (1.0 + xp.exp(-x))
 
 
-def _run(program, x, flag):
-    """``program(tnp, x)`` with lazy recording on or off (with it on, the result is pending
+def run(flag, program, *args):
+    """``program(tnp, *args)`` with lazy recording on or off (with it on, the result is pending
     until read: ``block`` reads it)."""
     old = lazy.enable(flag)
     try:
-        return program(tnp, x)
+        return program(tnp, *args)
     finally:
         lazy.enable(old)
 
 
 def counters():
+    """Lazy flushes and executables built (``Case.counts``)."""
     return {"lazy flushes": lazy.STATS["flushes"], "XLA executables built":
             caches.executables_built()}
 
@@ -47,8 +48,8 @@ def _make(program, n):
         tj = tnp_ext.jit(lambda a: program(tnp, a))
         jj = jax.jit(lambda a: program(jnp, a))
         return {"numpy": lambda: program(np, x), "jax": lambda: program(jnp, j),
-                "jax.jit": lambda: jj(j), "tnp": lambda: _run(program, t, False),
-                "tnp lazy": lambda: _run(program, t, True), "tnp_ext.jit": lambda: tj(t)}
+                "jax.jit": lambda: jj(j), "tnp": lambda: run(False, program, t),
+                "tnp lazy": lambda: run(True, program, t), "tnp_ext.jit": lambda: tj(t)}
     return make
 
 
