@@ -80,6 +80,9 @@ class Node:
         """The bytes counted in the node's pending graph (see ``BYTES``)."""
         return _find(self.graph).bytes
 
+    def __repr__(self):
+        return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
+
 
 class _Graph:
     """A set of pending nodes joined by recording (union-find: ``up`` leads to the set's
@@ -95,14 +98,12 @@ class _Graph:
 
 
 def _find(g):
+    """The representative of ``g``'s set."""
     while g.up is not None:
         if g.up.up is not None:
             g.up = g.up.up  # path halving
         g = g.up
     return g
-
-    def __repr__(self):
-        return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
 
 def recording():
@@ -112,9 +113,9 @@ def recording():
 
 def record(kernel, values, core=False):
     """A node for a ufunc kernel's ``kernel(*values)`` (values: device or NumPy arrays, NumPy or
-    Python scalars, nodes), or None when it cannot be recorded (a tracer or other operand, shapes that do not
-    broadcast: the eager path runs and raises NumPy's error). ``core``: a ufunc with a core
-    signature (``matmul``): its shape is JAX's (``_abstract``)."""
+    Python scalars, nodes), or None when it cannot be recorded (a tracer or other operand,
+    shapes that do not broadcast: the eager path runs and raises NumPy's error). ``core``: a
+    ufunc with a core signature (``matmul``): its shape is JAX's (``_abstract``)."""
     shapes = []
     for v in values:
         t = type(v)
@@ -202,6 +203,7 @@ def bound(root):
 
 
 def _new(fn, args, shape, dtype):
+    """The node of ``fn(*args)``, joined to its pending operands' graphs."""
     dtype = np.dtype(dtype)
     g, nbytes = None, math.prod(shape) * dtype.itemsize
     for v in args:  # the graphs of the pending operands joined, each once
