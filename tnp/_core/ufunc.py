@@ -267,6 +267,7 @@ class ufunc:
         for o, r in zip(outs, results):
             if o is not None and not _fits(o.shape, r.shape, () if wh is None else wh.shape):
                 self._numpy_error(ops, outs, wh)
+        ops = None  # ``a *= s``: the write may donate ``a``'s old buffer only if none holds it
         for o, r in zip(outs, results):
             if o is not None:
                 write.assign(o, r, where=wh)
