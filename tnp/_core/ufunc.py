@@ -346,7 +346,7 @@ class ufunc:
                 plain = False
             else:
                 if kern is not None:
-                    return _reduced(*kern, x)
+                    return _plain_reduce(*kern, x)
         out = single_out(out)
         res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         axes = normalize_axes(axis, x.ndim)
@@ -734,7 +734,7 @@ def _record(kernel, args, core):
     return None if node is None else lazy.adopt(ndarray._wrap(node))
 
 
-def _reduced(kern, shape, dtype, x):
+def _plain_reduce(kern, shape, dtype, x):
     """A plain reduction seen before (``ufunc.reduce_resolved``): pending when recording."""
     if lazy.recording():
         return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype)))
