@@ -39,6 +39,7 @@ on = os.environ.get("TNP_LAZY", "0") == "1"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
 _LOCK = threading.RLock()
+_UNION = threading.Lock()  # joins graph sets (``_new``)
 _GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed functions
 _DTYPES = {}  # ufunc kernel -> its result dtype
 _UFUNCS = {}  # ufunc kernel -> its function returning the one result
@@ -205,10 +206,19 @@ def bound(root):
 def _new(fn, args, shape, dtype):
     """The node of ``fn(*args)``, joined to its pending operands' graphs."""
     dtype = np.dtype(dtype)
-    g, nbytes = None, math.prod(shape) * dtype.itemsize
-    for v in args:  # the graphs of the pending operands joined, each once
+    nbytes = math.prod(shape) * dtype.itemsize
+    pending = []
+    for v in args:
         t = type(v)
         if t is Node and v.value is None:
+            pending.append(v)
+        elif t is ArrayImpl or t is np.ndarray:
+            nbytes += v.nbytes
+        elif t is Node:
+            nbytes += v.value.nbytes
+    with _UNION:  # the graphs of the pending operands joined, each once
+        g = None
+        for v in pending:
             h = _find(v.graph)
             if g is None:
                 g = h
@@ -218,14 +228,10 @@ def _new(fn, args, shape, dtype):
                 h.up = g
                 g.count += h.count
                 g.bytes += h.bytes
-        elif t is ArrayImpl or t is np.ndarray:
-            nbytes += v.nbytes
-        elif t is Node:
-            nbytes += v.value.nbytes
-    if g is None:
-        g = _Graph()
-    g.count += 1
-    g.bytes += nbytes
+        if g is None:
+            g = _Graph()
+        g.count += 1
+        g.bytes += nbytes
     n = Node()
     n.fn = fn
     n.args = args
