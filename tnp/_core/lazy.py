@@ -11,8 +11,9 @@ one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operan
 through its lenses by a node (``operand``), so views of pending values stay pending.
 
 ``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a concrete
-array) compiles the pending graph reachable from the root's node as one ``jax.jit`` of the
-composed functions, whose inputs are the graph's concrete leaves and scalars and whose outputs
+array) compiles the pending graph reachable from the root's node, and from the other nodes of
+its graph set (``_Graph``) that live roots hold, as one ``jax.jit`` of the composed functions,
+whose inputs are the graph's concrete leaves and scalars and whose outputs
 are the nodes that a live root still holds, and stores each result in its root. Compiled graphs
 are cached by structure (functions, wiring, leaf kinds, outputs); JAX specialises each by the
 leaves' shapes and dtypes. The pending graph a node joins (``_Graph``) is bounded: a node is
@@ -87,15 +88,17 @@ class Node:
 
 class _Graph:
     """A set of pending nodes joined by recording (union-find: ``up`` leads to the set's
-    representative, which counts the nodes recorded into the set and their bytes). Nodes
-    computed since stay counted until the nodes that read them are computed too: the counts
-    bound a flush's graph from above."""
-    __slots__ = ("up", "count", "bytes")
+    representative, which counts the nodes recorded into the set and their bytes, and holds
+    weak references to the nodes that roots were given: a flush computes those still held
+    with the node it is asked for). Nodes computed since stay counted until the nodes that read
+    them are computed too: the counts bound a flush's graph from above."""
+    __slots__ = ("up", "count", "bytes", "held")
 
     def __init__(self):
         self.up = None
         self.count = 0
         self.bytes = 0
+        self.held = []
 
 
 def _find(g):
@@ -188,8 +191,14 @@ def value(x):
 def adopt(root):
     """Make ``root`` (new, its buffer a node) the node's holder (``bound`` applied). Returns
     the root."""
-    root._buf.root = weakref.ref(root)
+    _hold(root, root._buf)
     return bound(root)
+
+
+def _hold(root, node):
+    node.root = weakref.ref(root)
+    with _UNION:
+        _find(node.graph).held.append(weakref.ref(node))
 
 
 def bound(root):
@@ -228,6 +237,8 @@ def _new(fn, args, shape, dtype):
                 h.up = g
                 g.count += h.count
                 g.bytes += h.bytes
+                g.held += h.held
+                h.held = None
         if g is None:
             g = _Graph()
         g.count += 1
@@ -285,7 +296,7 @@ def rebind(root, node):
     """Rebind an existing root to ``node`` (a lazily recorded in-place write), under the lock a
     flush stores its results under: a flush never overwrites the new node with an old value."""
     with _LOCK:
-        node.root = weakref.ref(root)
+        _hold(root, node)
         root._buf = node
 
 
@@ -297,10 +308,14 @@ def settle(roots):
 
 
 def _flush(node, reason):
-    """Compute ``node`` and the pending nodes of its graph that live roots hold."""
+    """Compute ``node`` and the pending nodes of its graph set that live roots hold (siblings
+    read later need no flush of their own)."""
     order, index = [], {}  # pending nodes, operands first; id -> position
     leaves, leaf_pos, kinds = [], {}, []
-    stack = [(node, False)]
+    with _UNION:
+        held = [r() for r in _find(node.graph).held]
+    stack = [(n, False) for n in held if n is not None and n is not node and n.value is None
+             and _held(n)] + [(node, False)]
     while stack:
         n, done = stack.pop()
         if id(n) in index:
