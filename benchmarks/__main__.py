@@ -71,10 +71,22 @@ def write_markdown(rows, path, meta):
         for n in ratio_names:
             vals = sorted(r["ratios"][n] for r in group_rows if n in r["ratios"])
             lines.append(f"\nMedian {n} over this group: {_median(vals):.2f}")
+        lines += _count_lines(group_rows)
     for extra in meta.get("notes", []):
         lines.append("\n" + extra)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def _count_lines(rows):
+    """A case's counters per call (``Case.counts``), implementations with nonzero counts."""
+    out = []
+    for r in rows:
+        per = [f"{impl}: " + ", ".join(f"{v} {k}" for k, v in c.items())
+               for impl, c in r.get("counts", {}).items() if any(c.values())]
+        if per:
+            out.append(f"\nPer call, {r['name']} ({r['size']}): " + "; ".join(per))
+    return out
 
 
 def main(argv=None):

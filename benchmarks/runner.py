@@ -24,6 +24,7 @@ class Case:
     make: Callable[[], dict]  # -> {impl name: zero-argument callable}
     repeats: int = None  # overrides the runner's count (slow cases: subprocesses)
     context: Callable = None  # a context manager factory the case is built and timed in
+    counts: Callable[[], dict] = None  # cumulative counters (name -> int): see ``_counts``
 
 
 def block(x):
@@ -84,11 +85,27 @@ def _run_case(case, repeats, sample_s, warmup):
     t = {impl: statistics.median(v) for impl, v in samples.items()}
     row = {"group": case.group, "name": case.name, "size": case.size, "median_s": t}
     row["ratios"] = {f"{a}/{b}": t[a] / t[b] for a, b in RATIOS if a in t and b in t}
+    if case.counts is not None:
+        row["counts"] = _counts(fns, case.counts)
     return row
 
 
-# The ratios reported: tnp eager against NumPy and jax.numpy eager, tnp_ext.jit against
-# hand-written jax.jit and NumPy, and hand-written jax.jit against NumPy (what XLA itself gains
-# on the machine, the reference for tnp_ext.jit/numpy).
-RATIOS = (("tnp", "numpy"), ("tnp", "jax"), ("tnp host", "numpy"), ("tnp host", "tnp"), ("tnp_ext.jit", "jax.jit"), ("tnp_ext.jit", "numpy"),
-          ("jax.jit", "numpy"))
+def _counts(fns, counters):
+    """How much each of ``counters()`` grows over one more call of each implementation (its
+    result blocked on), after the timing: e.g. the computations a call runs or compiles."""
+    out = {}
+    for impl, fn in fns.items():
+        before = counters()
+        block(fn())
+        after = counters()
+        out[impl] = {k: after[k] - before[k] for k in after}
+    return out
+
+
+# The ratios reported: tnp eager against NumPy and jax.numpy eager, tnp eager with lazy fusion
+# on against NumPy and tnp_ext.jit, tnp_ext.jit against hand-written jax.jit and NumPy, and
+# hand-written jax.jit against NumPy (what XLA itself gains on the machine, the reference for
+# tnp_ext.jit/numpy).
+RATIOS = (("tnp", "numpy"), ("tnp lazy", "numpy"), ("tnp lazy", "tnp_ext.jit"), ("tnp", "jax"),
+          ("tnp host", "numpy"), ("tnp host", "tnp"), ("tnp_ext.jit", "jax.jit"),
+          ("tnp_ext.jit", "numpy"), ("jax.jit", "numpy"))

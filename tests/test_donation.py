@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import tnp
+from tnp._core import write
 from engine import assert_same, numpy_from_dlpack
 
 pytestmark = pytest.mark.usefixtures("device_placement")  # device buffers' donation
@@ -25,6 +26,29 @@ def test_sole_owner_write_is_in_place(n):
         a[i] = float(i)
         a[i:i + 3] += 1.0
     assert _ptr(a) == before  # donated: the device buffer was updated in place
+
+
+def test_whole_array_inplace_operators_donate(monkeypatch):
+    """``a *= s``: the ufunc's operands no longer hold ``a``'s buffer when its result is
+    written, so the write may donate it (the result buffer then becomes ``a``'s)."""
+    a, ref = tnp.linspace(0.0, 1.0, 1000), np.linspace(0.0, 1.0, 1000)
+    a *= 2.0  # compile
+    ref *= 2.0
+    donated = []
+
+    def claim(root, _claim=write._claim):
+        buf, donate = _claim(root)
+        donated.append(donate)
+        return buf, donate
+    monkeypatch.setattr(write, "_claim", claim)
+    a *= 0.5
+    a += 1.0
+    tnp.multiply(a, 3.0, out=a)
+    ref *= 0.5
+    ref += 1.0
+    np.multiply(ref, 3.0, out=ref)
+    assert donated == [True] * 3
+    assert_same(a, ref)
 
 
 def test_user_held_data_survives_writes():

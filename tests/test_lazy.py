@@ -32,9 +32,10 @@ def _pending(x):
 
 
 def _warm(f, *args):
-    """Run ``f`` once so that its ufunc loops are on the fast path (the first call is eager)."""
+    """Run ``f`` once (its ufunc loops reach the fast path) and read its results."""
     r = f(*args)
-    numpy.asarray(r)
+    for v in r if isinstance(r, tuple) else (r,):
+        numpy.asarray(v)
     return r
 
 
@@ -151,6 +152,22 @@ def test_unreferenced_intermediates_stay_unmaterialised():
     assert type(t._buf) is ArrayImpl  # a live root's value is an output of the same graph
 
 
+def test_results_of_one_graph_are_computed_by_one_flush():
+    h, g = _data(12).reshape(3, 4), _data(12, 1).reshape(3, 4)
+    a, b = np.asarray(h), np.asarray(g)
+
+    def f(m, x, y):
+        t = m.tanh(x @ y.T)
+        return t.sum(axis=0) * 2.0, (t * 2.0).T, m.where(t > 0.5, x[:, :3], 0.0)
+    _warm(f, np, a, b)
+    flushes = lazy.STATS["flushes"]
+    r = f(np, a, b)
+    assert all(_pending(v._root) for v in r)  # (the second is a view of a pending root)
+    for v, ref in zip(r, f(numpy, h, g)):
+        _same(v, ref, rtol=8 * EPS)
+    assert lazy.STATS["flushes"] - flushes == 1
+
+
 def test_compiled_graph_cache_hit_in_loop():
     h = _data()
     x = np.asarray(h)
@@ -181,9 +198,26 @@ def test_graph_size_is_bounded():
     for _ in range(3 * lazy.LIMIT):
         x = x + 1.0
         ref = ref + 1.0
-        assert not _pending(x) or x._buf.size < lazy.LIMIT
+        assert not _pending(x) or x._buf.ops < lazy.LIMIT
     assert lazy.STATS["flushes"] - flushes >= 3
     _same(x, ref)
+
+
+def test_graph_bytes_are_bounded(monkeypatch):
+    """``TNP_LAZY_BYTES``: the results and the concrete operands of a pending graph's nodes."""
+    h = _data(1000)
+    a = np.asarray(h)
+    _warm(lambda x: x * 0.5 + a, a)
+    monkeypatch.setattr(lazy, "LIMIT", 10**6)
+    monkeypatch.setattr(lazy, "BYTES", 12 * h.nbytes)
+    flushes = lazy.STATS["flushes"]
+    x, ref = a, h
+    for _ in range(20):
+        x = x * 0.5 + a  # two results and one concrete operand: 3 * h.nbytes
+        ref = ref * 0.5 + h
+        assert not _pending(x) or x._buf.bytes < lazy.BYTES
+    assert lazy.STATS["flushes"] - flushes >= 4
+    _same(x, ref)  # (halving is exact: FMA contraction rounds alike)
 
 
 def test_shape_errors_at_the_call():
@@ -273,3 +307,115 @@ def test_out_of_another_dtype_leaves_the_plain_loop_alone():
     _same(to, o)
     _same(ta + tb, a + b)
     _same(ta + tb, a + b)
+
+
+# ---- reductions, where, matmul/dot, astype and views as pending nodes ------------------------
+REDUCTIONS = [
+    lambda m, x: m.sum(x), lambda m, x: m.sum(x, axis=0), lambda m, x: x.sum(axis=1, keepdims=True),
+    lambda m, x: m.mean(x, axis=(0, 1)), lambda m, x: x.mean(axis=-1, keepdims=True),
+    lambda m, x: m.max(x, axis=1), lambda m, x: x.min(), lambda m, x: m.prod(x, axis=0),
+    lambda m, x: m.sum(x > 0.5, axis=0), lambda m, x: m.add.reduce(x, axis=1),
+    lambda m, x: m.argmin(x, axis=1), lambda m, x: m.std(x, axis=0)]
+
+
+@pytest.mark.parametrize("reduce", REDUCTIONS)
+def test_reductions_of_pending_values_are_pending(reduce):
+    h = _data(12).reshape(3, 4)
+    a = np.asarray(h)
+
+    def f(m, x):
+        return reduce(m, x * 2.0 - 0.5) + 1
+    _warm(f, np, a)
+    r = f(np, a)
+    assert _pending(r)
+    _same(r, f(numpy, h), rtol=8 * EPS)
+
+
+def test_where_matmul_dot_astype_are_pending():
+    h, g = _data(12).reshape(3, 4), _data(20, 1).reshape(4, 5)
+    a, b = np.asarray(h), np.asarray(g)
+
+    def f(m, x, y):
+        w = m.where(x > 0.5, x, -1.0)
+        p = w @ y
+        d = m.dot(w, y * 2.0)
+        return (p + d).astype(numpy.float32), m.where(p > 1.0, 1, 0)
+    _warm(f, np, a, b)
+    r = f(np, a, b)
+    assert all(_pending(v) for v in r)
+    for v, ref in zip(r, f(numpy, h, g)):
+        _same(v, ref, rtol=8 * EPS if ref.dtype == numpy.float64 else 0)
+
+
+def test_views_of_pending_values_are_pending():
+    h = _data(24).reshape(4, 6)
+    a = np.asarray(h)
+
+    def f(m, x):
+        y = x * 2.0
+        return y[1:-1, ::2] + y[:2, 1::2].T.T - y.T[::-1][:3, 1]
+    _warm(f, np, a)
+    r = f(np, a)
+    assert _pending(r)
+    _same(r, f(numpy, h))
+
+
+def test_pending_reads_keep_values_across_writes():
+    """A pending node that read a root, or a view of it, keeps the value it read when the root
+    is written afterwards (in place, through a view, or lazily)."""
+    h = _data(24).reshape(4, 6)
+    a = np.asarray(h)
+    _warm(lambda x: ((x[1:, :] * 2.0).sum(axis=0), x.T[0] + 1.0, x.max(axis=1)), a)
+    s = (a[1:, :] * 2.0).sum(axis=0)  # reads a through a view
+    t = a.T[0] + 1.0
+    u = a.max(axis=1)
+    assert _pending(s) and _pending(t) and _pending(u)
+    a[1:, :] = 0.0
+    a *= 3.0
+    a[0] += 1.0
+    _same(s, (h[1:, :] * 2.0).sum(axis=0))
+    _same(t, h.T[0] + 1.0)
+    _same(u, h.max(axis=1))
+    ref = h.copy()
+    ref[1:, :] = 0.0
+    ref *= 3.0
+    ref[0] += 1.0
+    _same(a, ref)
+
+
+def test_inplace_writes_through_views_are_recorded():
+    h = _data(36).reshape(6, 6)
+    u, ref = np.asarray(h), h.copy()
+
+    def step(m, u):
+        lap = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
+        u[1:-1, 1:-1] += 0.25 * lap
+    step(np, u)
+    step(numpy, ref)
+    old, ref_old = u * 1.0, ref * 1.0  # pending: reads u's value before the next writes
+    v = u[::2]
+    step(np, u)
+    step(numpy, ref)
+    assert _pending(u) and _pending(old)
+    _same(v, ref[::2], rtol=16 * EPS)  # FMA contraction: see test_fma_contraction
+    _same(u, ref, rtol=16 * EPS)
+    _same(old, ref_old, rtol=16 * EPS)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, x, y: x @ y, lambda m, x, y: m.dot(x, y), lambda m, x, y: m.where(x > 0, x, y),
+    lambda m, x, y: x.sum(axis=2), lambda m, x, y: m.mean(x, axis=(0, 0)),
+    lambda m, x, y: x + y, lambda m, x, y: m.sum(x, axis=0, dtype="S3")])
+def test_errors_at_the_recording_call(call):
+    """Shape, axis and dtype errors are NumPy's (class and message), raised by the call that
+    records (not at a later flush)."""
+    hx, hy = _data(6).reshape(2, 3), _data(8).reshape(2, 4)
+    x, y = np.asarray(hx), np.asarray(hy)
+    _warm(lambda: (x * 1.0, x > 0))
+    x, y = x * 1.0, y * 1.0  # pending operands
+    assert _pending(x)
+    with pytest.raises(Exception) as ref:
+        call(numpy, hx, hy)
+    with pytest.raises(type(ref.value)) as got:
+        call(np, x, y)
+    assert str(got.value) == str(ref.value)

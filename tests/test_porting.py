@@ -83,6 +83,39 @@ def test_report_names_tier_moves(tmp_path):
     assert "XLA compiles during the program: " in report
 
 
+# lazy fusion on: reads (lines 3, 8, 12), a write to a pending array (line 6) and the graph-size
+# bound (line 11)
+LAZY = """
+    import numpy as np
+    a = np.linspace(0.0, 1.0, 10)
+    print((a * 2.0 + 1.0 - 1.0).tolist())
+    for _ in range(3):
+        b = a * 2.0 + 1.0
+        b[1] = 0.0
+        c = b * 4.0 - 1.0  # (multiplying by 4 is exact: FMA contraction rounds alike)
+        print(c.tolist())
+    x = a
+    for _ in range(70):
+        x = x + 1.0
+    print(x.tolist())
+"""
+
+
+def test_report_counts_lazy_flushes_by_line_and_reason(tmp_path):
+    prog = _write(tmp_path / "prog.py", LAZY)
+    report = tmp_path / "report.json"
+    p = _tnp("--report", prog, env=dict(_DEVICE, TNP_LAZY="1", TNP_LAZY_LIMIT="64",
+                                        **{_porting._REPORT_ENV: str(report)}))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == _python(prog).stdout
+    flushes = {(line[1] if line else None, reason): n
+               for line, reason, n in json.loads(report.read_text())["flushes"]}
+    assert flushes == {(3, "read"): 1, (6, "write"): 3, (8, "read"): 3, (11, "limit"): 1,
+                       (12, "read"): 1}
+    assert "line 6 of prog.py: 3 times, write - a write to a pending array" in p.stderr
+    assert "lazy flushes (pending operations run as one XLA computation): 9, " in p.stderr
+
+
 def test_report_rows_are_capped():
     moves = [[["prog.py", 3], "to_device", [n], "float64", 1] for n in range(_porting.MOVE_ROWS + 2)]
     data = dict(fallback={}, fallback_lines={}, syncs={"to_device": len(moves)}, sync_lines={},

@@ -9,7 +9,8 @@ the program's own frames, followed by a line naming the NumPy feature tnp lacks.
 ``python -m tnp run --report SCRIPT.py [args]`` prints after the program (on stderr) which NumPy
 names went through tnp's fallback path and which device-sync points were hit, with counts and the
 program line of each first use; the tier moves (each array copied between the host and the
-device, by program line, direction, shape and dtype); and the XLA compiles the program caused.
+device, by program line, direction, shape and dtype); with lazy fusion on (``TNP_LAZY=1``), the
+lazy flushes (by program line and reason) and the graphs compiled; and the XLA compiles the program caused.
 
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,
@@ -142,12 +143,14 @@ MOVE_ROWS = 12  # the tier moves listed, most frequent first
 
 def _report_data(error, compiles):
     """The report as JSON-serialisable data; ``compiles``: XLA executables the program built."""
-    from tnp._core import fallback, syncs
+    from tnp._core import fallback, lazy, syncs
     moves = [[line, name, list(shape), dtype, n]
              for (line, name, shape, dtype), n in syncs.MOVES.most_common()]
+    flushes = [[line, reason, n] for (line, reason), n in syncs.FLUSHES.most_common()]
     return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
             "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "moves": moves,
-            "compiles": compiles, "error": error}
+            "flushes": flushes, "graphs": lazy.STATS["graphs"], "compiles": compiles,
+            "error": error}
 
 
 def _plural(n, word):
@@ -183,7 +186,25 @@ def format_report(data):
     else:
         out.append("sync points: none")
     out += _format_moves(data["moves"])
+    out += _format_flushes(data.get("flushes"), data.get("graphs", 0))
     out.append(f"XLA compiles during the program: {data['compiles']}")
+    return out
+
+
+def _format_flushes(flushes, graphs):
+    """The lazy-flush lines (none when nothing was pending): by program line and reason, the
+    most frequent ``MOVE_ROWS`` rows."""
+    from tnp._core.lazy import REASONS
+    if not flushes:
+        return []
+    out = [f"lazy flushes (pending operations run as one XLA computation): "
+           f"{sum(r[-1] for r in flushes)}, {_plural(graphs, 'graph')} compiled:"]
+    for line, reason, n in flushes[:MOVE_ROWS]:
+        out.append(f"  {_where(line)}: {_plural(n, 'time')}, {reason} - {REASONS[reason]}")
+    rest = flushes[MOVE_ROWS:]
+    if rest:
+        out.append(f"  ... {_plural(len(rest), 'more row')} "
+                   f"({sum(r[-1] for r in rest)} flushes)")
     return out
 
 

@@ -1,5 +1,6 @@
 """Real workloads written once in plain NumPy (``xp`` is numpy or tnp), run unchanged under tnp
-eagerly and inside tnp_ext.jit, against NumPy and a hand-written jax.jit version."""
+eagerly (lazy fusion off, "tnp", and on, "tnp lazy") and inside tnp_ext.jit, against NumPy and a
+hand-written jax.jit version."""
 import functools
 
 import jax
@@ -8,6 +9,7 @@ import numpy as np
 
 import tnp
 import tnp_ext
+from benchmarks.cases.lazy import counters, run
 from benchmarks.runner import Case
 
 
@@ -78,10 +80,11 @@ def _workload(name, size, program, make_args, static=(), jax_program=None):
         jitted_tnp = tnp_ext.jit(functools.partial(program, tnp), static_argnums=static)
         hand = jax.jit(jax_program or functools.partial(program, jnp), static_argnums=static)
         return {"numpy": lambda: program(np, *args),
-                "tnp": lambda: program(tnp, *t_args),
+                "tnp": lambda: run(False, program, *t_args),
+                "tnp lazy": lambda: run(True, program, *t_args),
                 "tnp_ext.jit": lambda: jitted_tnp(*t_args),
                 "jax.jit": lambda: hand(*j_args)}
-    return Case("workloads", name, size, make)
+    return Case("workloads", name, size, make, counts=counters)
 
 
 def cases(quick):

@@ -1,6 +1,8 @@
 """The one cast: ``x.astype(dtype)`` with NumPy's values where XLA's differ.
 
 Used by every conversion tnp makes (creation, ``astype``, the write path, ufunc outputs)."""
+import functools
+
 from .jaxload import jit, jnp
 import numpy as np
 
@@ -43,11 +45,14 @@ def numpy_cast(x, dtype):
     return jnp.where(ok, jnp.where(big, high, low), jnp.where(t >= 2.0**64, u(0), u(2**63)))
 
 
-# Static dtypes are passed as type codes: 'L' and 'Q' (both uint64) are equal as dtypes, and a
-# kernel cached for one must not answer for the other.
-_cast_kernel = jit(lambda x, code: numpy_cast(x, np.dtype(code)), static_argnums=1)
+@functools.cache
+def cast_kernel(code):
+    """``numpy_cast`` to the dtype of type code ``code`` as a compiled kernel of one operand
+    (keyed by the code: 'L' and 'Q', both uint64, are equal as dtypes, and a kernel made for
+    one must not answer for the other)."""
+    return jit(lambda x: numpy_cast(x, np.dtype(code)))
 
 
 def cast(x, dtype):
     """``numpy_cast`` as a cached compiled kernel (for eager use on jax arrays)."""
-    return x if x.dtype == dtype else _cast_kernel(x, np.dtype(dtype).char)
+    return x if x.dtype == dtype else cast_kernel(np.dtype(dtype).char)(x)

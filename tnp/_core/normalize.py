@@ -16,7 +16,7 @@ from .jaxload import jax, JaxArray
 import numpy as np
 from numpy.exceptions import AxisError
 
-from . import caches, casting, dtypes, probe, write
+from . import caches, casting, dtypes, lazy, probe, write
 from .ndarray import ndarray
 
 
@@ -205,7 +205,8 @@ def _kernel_table(positional, name, n, static, dynamic):
         k = kernels[key] = jax.jit(body)
         return k
 
-    def kernel(vals):
+    def kernel(vals, pending=False):
+        """``pending``: ``vals`` may hold pending nodes (``lazy``); the result may be one."""
         key = tuple([vals[i] for i in static])
         try:
             k = kernels.get(key)
@@ -214,10 +215,16 @@ def _kernel_table(positional, name, n, static, dynamic):
             try:
                 k = kernels.get(key)
             except TypeError:
-                return positional(*vals)
+                return positional(*map(lazy.value, vals) if pending else vals)
         if k is None:
             k = make(key)
-        return k(*[vals[i] for i in dynamic])
+        args = [vals[i] for i in dynamic]
+        if pending:
+            node = lazy.call(k, args)
+            if node is not None:
+                return node
+            args = [lazy.value(v) for v in args]
+        return k(*args)
     return kernel
 
 
@@ -251,6 +258,10 @@ def normalize(fn=None, *, jit=True):
         jit and not has_var) else None
     bind = None if has_var else _fast_binder(sig)
     conv_items = [(i, c) for i, c in enumerate(convs) if c is not None]
+    # the parameters a pending array (``lazy``) is passed to as it is: one array each
+    one_array = {i for i, n in enumerate(names) if hints.get(n) in (ArrayLike, ArrayOrScalar)
+                 or typing.get_args(hints.get(n)) in ((ArrayLike, type(None)),
+                                                      (ArrayOrScalar, type(None)))}
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -266,12 +277,18 @@ def normalize(fn=None, *, jit=True):
             result = fn(*bound.args, **bound.kwargs)
         else:
             vals = bind(args, kwargs)
+            pending = (kernel is not None and lazy.recording()
+                       and (out_index is None or vals[out_index] is None))
             for i, c in conv_items:
-                vals[i] = c(vals[i])
+                v = vals[i]
+                vals[i] = lazy.operand(v) if pending and type(v) is ndarray and (
+                    i in one_array) else c(v)
             out = None
             if out_index is not None:
                 out, vals[out_index] = vals[out_index], None
-            result = positional(*vals) if kernel is None else kernel(vals)
+            result = positional(*vals) if kernel is None else kernel(vals, pending)
+            if type(result) is lazy.Node:
+                return lazy.adopt(ndarray._wrap(result))
         if out is not None:
             write.assign(out, result)
             return out

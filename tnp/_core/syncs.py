@@ -6,7 +6,7 @@ device value to the host. When reporting is on (``python -m tnp run --report`` /
 through ``set_program``), the first program line that reached each sync point, and each fallback
 name (``note_fallback``), is remembered too: the deepest frame of the stack that lies in the
 program's own files; and ``MOVES`` counts each move by its program line, sync point and the
-value's shape and dtype.
+value's shape and dtype; ``FLUSHES`` counts lazy flushes (``lazy``) by program line and reason.
 """
 import collections
 import os
@@ -32,11 +32,12 @@ COUNTS = collections.Counter()
 LINES = {}            # sync point name -> (file, line) of its first use by the program
 FALLBACK_LINES = {}   # fallback qualname -> (file, line) of its first use by the program
 MOVES = collections.Counter()  # (program line, sync point, shape, dtype name) -> moves
+FLUSHES = collections.Counter()  # (program line, reason) -> lazy flushes
 
 _program_dir = None   # the program's directory, under ``python -m tnp run``
 _reporting = False
-_TNP_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + d
-                  + os.sep for d in ("tnp", "tnp_ext"))
+_TNP_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                  + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
 _is_program = {}
 
 
@@ -59,6 +60,12 @@ def _note_move(name, value, frame):
     line = program_line(frame)
     LINES.setdefault(name, line)
     MOVES[line, name, tuple(value.shape), str(value.dtype)] += 1
+
+
+def note_flush(reason):
+    """A lazy flush ran, forced by ``reason`` (a key of ``lazy.REASONS``)."""
+    if _reporting:
+        FLUSHES[program_line(sys._getframe(1)), reason] += 1
 
 
 def direction(name):

@@ -12,9 +12,8 @@ checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._ro
 """
 import functools
 import re
-import weakref
 
-from .jaxload import jax, jnp, lax, jcore as _jcore, JaxArray, Tracer
+from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
 from . import caches, dtypes, host, lazy, placement, probe, tracing, write
@@ -161,8 +160,8 @@ class ufunc:
                 keys = tuple(_fast_key(a) for a in args)
                 kernel = self._fast.get(keys)
                 if kernel is not None and _errcheck.modes() is None:
-                    if lazy.on and self.nout == 1 and self._core is None:
-                        r = _record(kernel, args)
+                    if lazy.on and self.nout == 1:
+                        r = _record(kernel, args, self._core is not None)
                         if r is not None:
                             return r
                     try:
@@ -183,12 +182,14 @@ class ufunc:
         return self._resolve(tuple(keys), None, None, None, "same_kind")[1] == out_dts
 
     def record_inplace(self, target, other):
-        """``target op= other`` recorded lazily (``lazy``) when the target is a writeable root
-        and the call's loop, seen before, gives the target's dtype and shape (no cast, no
-        broadcast of the target): the root then holds the pending node. Returns whether it
-        did; the caller holds the root's lock."""
-        if (target._base is not None or not target._writeable or self.nout != 1
-                or self._core is not None or _errcheck.modes() is not None):
+        """``target op= other`` recorded lazily (``lazy``) when the target is writeable, on the
+        device, and the call's loop, seen before, gives the target's dtype and shape (no cast,
+        no broadcast of the target): its root then holds a pending node (``write``). Returns
+        whether it did; the caller holds the root's lock."""
+        root = target._root
+        if (not target._writeable or self.nout != 1 or self._core is not None
+                or _errcheck.modes() is not None
+                or type(root._buf) is not lazy.Node and type(root._buf) is not ArrayImpl):
             return False
         kernel = self._fast.get((_fast_key(target), _fast_key(other)))
         if kernel is None:
@@ -197,8 +198,7 @@ class ufunc:
         if node is None or node.dtype != target._dtype or node.shape != target._shape:
             return False
         write.rebind_pending(target, node)
-        if node.size >= lazy.LIMIT:
-            lazy.force(target)
+        lazy.bound(root)
         return True
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
@@ -218,7 +218,8 @@ class ufunc:
                 args = args[:self.nin]
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
-        ops, keys = _operands(args)
+        recording = (out is None and where is True and self.nout == 1 and lazy.recording())
+        ops, keys = _operands(args, recording)
         outs = out_arrays(out, self.nout)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         in_dts, out_dts = self._resolve(
@@ -232,7 +233,7 @@ class ufunc:
             results = (jnp.full(np.broadcast_shapes(*(np.shape(o) for o in ops)), const),)
         else:
             if self.__name__ == "power" and in_dts[1].kind in "iu":
-                _check_int_power(ops[1], in_dts[1])
+                _check_int_power(lazy.value(ops[1]), in_dts[1])
             check = _errcheck.modes() if not any(_is_tracer(o) for o in ops) else None
             kernel = self._kernel(in_dts, out_dts, check is not None)
             if (check is None and (outs is None or lazy.on and self._default_loop(keys, out_dts))
@@ -240,6 +241,11 @@ class ufunc:
                     and casting == "same_kind" and all(_fast_key(a) is not None for a in args)
                     and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
                 self._fast[tuple(keys)] = kernel
+            if recording:  # pending operands: the call is recorded, or they are computed
+                node = lazy.record(kernel, ops, self._core is not None) if check is None else None
+                if node is not None:
+                    return lazy.adopt(ndarray._wrap(node))
+                ops = [lazy.value(o) for o in ops]
             try:
                 results, flags = kernel(*ops)
             except (TypeError, ValueError):
@@ -261,6 +267,7 @@ class ufunc:
         for o, r in zip(outs, results):
             if o is not None and not _fits(o.shape, r.shape, () if wh is None else wh.shape):
                 self._numpy_error(ops, outs, wh)
+        ops = None  # ``a *= s``: the write may donate ``a``'s old buffer only if none holds it
         for o, r in zip(outs, results):
             if o is not None:
                 write.assign(o, r, where=wh)
@@ -315,7 +322,7 @@ class ufunc:
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
                where=True):
         self._binary_method("reduce")
-        x = _array(array)
+        x = lazy.operand(array) if type(array) is ndarray and lazy.recording() else _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         kw = {"axis": axis, "dtype": dtype, "keepdims": keepdims}
         if initial is not _NO_VALUE:
@@ -327,7 +334,8 @@ class ufunc:
         the nan-variants' fronts): NumPy's ``numpy_fn(x, **kw)`` on a placeholder decides the
         result dtype and errors; the reduction runs in that dtype (the one cast converts ``x``).
         A plain call (no ``out``, ``where``, ``initial`` or error state) seen before is one
-        lookup of its kernel, keyed by everything NumPy decided from."""
+        lookup of its kernel, keyed by everything NumPy decided from. ``x`` may be a pending
+        node (``lazy``): with no ``out`` or error state, the result is pending too."""
         plain = (out is None and where is True and initial is _NO_VALUE
                  and _errcheck.modes() is None)
         if plain:
@@ -338,7 +346,7 @@ class ufunc:
                 plain = False
             else:
                 if kern is not None:
-                    return ndarray._wrap(kern(x, None))
+                    return _plain_reduce(*kern, x)
         out = single_out(out)
         res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
         axes = normalize_axes(axis, x.ndim)
@@ -347,14 +355,16 @@ class ufunc:
         wh = None if where is True else where_mask(where)
         res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want, res)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
-            _check_int_power(jnp.moveaxis(x, axes[0], 0)[1:], res_dt)
+            _check_int_power(jnp.moveaxis(lazy.value(x), axes[0], 0)[1:], res_dt)
         init_h = _scalar(initial)
         static = (axes, res_dt, bool(keepdims), init_h,
                   init_h is not _NO_VALUE and init_h is not None)
         kern = self._method_kernel("reduce", static)
         if plain and self.__name__ != "power":  # (power checks its exponents every call)
-            self._reduced[key] = kern
-        r = kern(x, wh)
+            self._reduced[key] = (kern, want, res_dt)
+        if out is None and _errcheck.modes() is None and lazy.recording():
+            return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt)))
+        r = kern(lazy.value(x), wh)
         result = _finish(r, out)
         self._check_fp("reduce", static, x, wh, r)
         return result
@@ -613,12 +623,14 @@ _METHODS = {"reduce": reduce_body, "accumulate": _accumulate_body, "fold": _fold
 
 
 # ---- argument helpers -------------------------------------------------------------------
-def _operands(args):
+def _operands(args, pending=False):
+    """The call's operands as values and their dtype keys; ``pending``: a tnp array's value may
+    be a pending node (``lazy.operand``)."""
     ops, keys = [], []
     for a in args:
         t = type(a)
         if t is ndarray:
-            ops.append(a._value)
+            ops.append(lazy.operand(a) if pending else a._value)
             keys.append(a._dtype)
         elif t is bool:
             ops.append(np.bool_(a))
@@ -707,31 +719,26 @@ def _check_int_power(exponent, dt):
         raise ValueError("Integers to negative integer powers are not allowed.")
 
 
-def _node(kernel, args):
+def _node(kernel, args, core=False):
     """The pending node of ``kernel`` on ``args`` (``lazy``), or None (under a JAX trace, or an
     operand that cannot be recorded)."""
     if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
         return None
-    vals = []
-    for a in args:
-        if type(a) is ndarray:
-            b = a._buf if a._base is None else None
-            vals.append(b if type(b) is lazy.Node else a._value)
-        else:
-            vals.append(a)
-    return lazy.record(kernel, vals)
+    return lazy.record(kernel, [lazy.operand(a) if type(a) is ndarray else a for a in args],
+                       core)
 
 
-def _record(kernel, args):
+def _record(kernel, args, core):
     """The lazy fast path: a new root holding the call's pending node, or None."""
-    node = _node(kernel, args)
-    if node is None:
-        return None
-    r = ndarray._wrap(node)
-    node.root = weakref.ref(r)
-    if node.size >= lazy.LIMIT:
-        lazy.force(r)
-    return r
+    node = _node(kernel, args, core)
+    return None if node is None else lazy.adopt(ndarray._wrap(node))
+
+
+def _plain_reduce(kern, shape, dtype, x):
+    """A plain reduction seen before (``ufunc.reduce_resolved``): pending when recording."""
+    if lazy.recording():
+        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype)))
+    return ndarray._wrap(kern(lazy.value(x), None))
 
 
 def _fast_key(a):

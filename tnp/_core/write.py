@@ -45,7 +45,7 @@ from . import caches, indexing, lenses, tracing
 from .casting import numpy_cast
 from .dtypes import check_supported
 from .errors import TnpTracingError
-from .lazy import Node, force, rebind
+from .lazy import Node, call, force, rebind
 from .ndarray import ndarray, numpy_value
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from .tracing import current_trace, in_trace
@@ -153,7 +153,7 @@ def _claim(root):
     reader that took it before holds one (no donation); one that comes after waits."""
     buf = root._buf
     if type(buf) is Node:  # a pending value: computed first (the node holds no buffer then)
-        buf = force(root)
+        buf = force(root, "write")
     if type(buf) is not ArrayImpl or root._exported or not isinstance(current_trace(),
                                                                        _jcore.EvalTrace):
         return buf, False
@@ -444,11 +444,19 @@ def _assign_host(target, value, index, where):
     return target
 
 
-def rebind_pending(root, node):
-    """A lazily recorded whole-root write (``a += b``, ``ufunc.record_inplace``): the root holds
-    ``node``, whose operands hold the old value. The caller holds the root's lock."""
-    rebind(root, node)
-    root._version += 1
+def rebind_pending(target, node):
+    """A lazily recorded write of a whole array (``a += b``, ``ufunc.record_inplace``; ``node``
+    is its new value): the root holds ``node`` or, for a view, a node putting it through the
+    view's lenses (this module's write kernel); their operands hold the old value. The caller
+    holds the root's lock, and the root's buffer is a node or a device array."""
+    root = target._base
+    if root is not None:
+        chain, dyns = target._chain()
+        node = call(_kernel(chain, None, False, False), (root._buf, dyns, None, node, None),
+                    root._shape, root._dtype)
+        target = root
+    rebind(target, node)
+    target._version += 1
 
 
 def reshape_host(root, shape):

@@ -6,8 +6,8 @@ import operator
 from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
-from .._core import devices, dtypes, flags, placement, probe
-from .._core.casting import cast, numpy_cast
+from .._core import devices, dtypes, flags, lazy, placement, probe
+from .._core.casting import cast, cast_kernel, numpy_cast
 from .._core.devices import place
 from .._core.fperr import errcheck
 from .._core.ndarray import ndarray
@@ -153,6 +153,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
         return x
     if x.dtype.kind == "f" and dtype.kind in "iu":
         _check_cast_errors(x, dtype)
+    if x.dtype != dtype and device is None and lazy.recording():
+        out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
+                                                 x.shape, dtype)))
+        out._scalar = x._scalar
+        return out
     out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
     return place(out, device)

@@ -11,7 +11,7 @@ from typing import Optional
 from .._core.jaxload import jnp
 import numpy as np
 
-from .._core import probe
+from .._core import lazy, probe
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
@@ -102,7 +102,8 @@ def check_cast(rt, out, name="positive"):
 # ---- sum / prod / min / max: the ufunc reduction engine -------------------------------------
 def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where):
     """``numpy_fn`` (``np.sum``, ``np.max``, ``np.nansum``, ...) as ``uf.reduce`` runs it."""
-    x = (a if type(a) is ndarray else asarray(a))._value
+    a = a if type(a) is ndarray else asarray(a)
+    x = lazy.operand(a) if lazy.recording() else a._value
     kw = {"axis": hashable(axis)}
     if dtype is not None:
         kw["dtype"] = dtype

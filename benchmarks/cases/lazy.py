@@ -1,0 +1,59 @@
+"""Lazy fusion (``tnp._core.lazy``, off by default): eager tnp with lazy recording off
+("tnp") and on ("tnp lazy") against NumPy, jax.numpy and tnp_ext.jit on 1e6 float64 elements: a
+chain of 20 elementwise operations and the sigmoid. Each case also counts, per call, the lazy
+flushes (XLA computations run for pending values) and the executables XLA built."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+import tnp
+import tnp_ext
+from benchmarks.runner import Case
+from tnp._core import caches, lazy
+
+
+def chain(xp, x):
+    """20 elementwise operations: four rounds of ``sqrt(y*y + 1) * 0.5 - 0.25``."""
+    y = x
+    for _ in range(4):
+        y = xp.sqrt(y * y + 1.0) * 0.5 - 0.25
+    return y
+
+
+def sigmoid(xp, x):
+    return 1.0 / (1.0 + xp.exp(-x))
+
+
+def run(flag, program, *args):
+    """``program(tnp, *args)`` with lazy recording on or off (with it on, the result is pending
+    until read: ``block`` reads it)."""
+    old = lazy.enable(flag)
+    try:
+        return program(tnp, *args)
+    finally:
+        lazy.enable(old)
+
+
+def counters():
+    """Lazy flushes and executables built (``Case.counts``)."""
+    return {"lazy flushes": lazy.STATS["flushes"], "XLA executables built":
+            caches.executables_built()}
+
+
+def _make(program, n):
+    def make():
+        x = np.linspace(-5, 5, n)
+        j = jnp.asarray(x)
+        t = tnp.asarray(j)  # a device-tier array
+        tj = tnp_ext.jit(lambda a: program(tnp, a))
+        jj = jax.jit(lambda a: program(jnp, a))
+        return {"numpy": lambda: program(np, x), "jax": lambda: program(jnp, j),
+                "jax.jit": lambda: jj(j), "tnp": lambda: run(False, program, t),
+                "tnp lazy": lambda: run(True, program, t), "tnp_ext.jit": lambda: tj(t)}
+    return make
+
+
+def cases(quick):
+    n = 100_000 if quick else 1_000_000
+    return [Case("lazy", "chain of 20 elementwise ops", n, _make(chain, n), counts=counters),
+            Case("lazy", "sigmoid", n, _make(sigmoid, n), counts=counters)]
