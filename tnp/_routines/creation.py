@@ -212,10 +212,12 @@ def _fill(value, shape, dtype):
     """The filled array; the device's out-of-memory error becomes NumPy's MemoryError. One under
     the host threshold with a host fill value is filled by NumPy and copied to the device: a
     transfer, where the kernel would compile once per shape (a program making small arrays of
-    ever-new shapes, as NumPy's test generators do, would compile at every one)."""
+    ever-new shapes, as NumPy's test generators do, would compile at every one). The buffer is
+    then copied on the device: JAX on a CPU may alias (or keep) NumPy's memory, which XLA does
+    not reuse for a donated buffer, so the first in-place write would copy it."""
     if not isinstance(value, JaxArray) and math.prod(shape) < placement.THRESHOLD:
         host = dtypes.native(np.full(shape, value, dtype))
-        return ndarray._wrap(jax.device_put(host))._as_array()
+        return ndarray._wrap(jax.device_put(jax.device_put(host), may_alias=False))._as_array()
     try:
         return ndarray._wrap(_fill_kernel(value, shape, dtype.char))._as_array()
     except jax.errors.JaxRuntimeError as e:
