@@ -23,6 +23,7 @@ would break ``isinstance`` and subclassing; their methods call entries.
 """
 import functools
 import os
+import types
 
 import jax
 import numpy as np
@@ -111,6 +112,17 @@ def _made_on_device(result_size, args, kwargs):
     except (TypeError, ValueError, OverflowError):
         return False
     return size is not None and placement.made_on_device(size)
+
+
+def unbound_like(fn, numpy_obj):
+    """``fn``, tnp's public callable for ``numpy_obj``, held so that it binds as a method where
+    NumPy's does: NumPy's functions written in C (``array``, ``zeros``, ``arange``...) do not,
+    so a class attribute ``array = np.array`` is called without ``self``; tnp's Python function
+    is then held as a ``staticmethod`` object (callable, never bound)."""
+    if (isinstance(fn, types.FunctionType) and callable(numpy_obj)
+            and not isinstance(numpy_obj, type) and not hasattr(type(numpy_obj), "__get__")):
+        return staticmethod(fn)
+    return fn
 
 
 def entry(impl, numpy_fn, host_tier=True, result_size=None):
