@@ -266,6 +266,25 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return _laid_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
 
 
+def _like_order(a, order, shape):
+    """'F' where NumPy's ``*_like`` of ``a`` lays its result out in Fortran order, else 'C':
+    'A' follows a Fortran-ordered ``a``; 'K' (with ``a``'s number of dimensions) follows
+    ``a``'s layout, a non-contiguous one as ``copy_order`` reads it."""
+    if not isinstance(order, str) or order.upper() not in ("A", "K"):
+        return order
+    layout = flags.numpy_layout(a) if isinstance(a, ndarray) else (
+        a if isinstance(a, np.ndarray) else None)
+    if layout is None:
+        return "C"
+    c, f = layout.flags.c_contiguous, layout.flags.f_contiguous
+    if order.upper() == "A" or c or f:
+        return "F" if f and not c and (order.upper() == "A" or shape is None
+                                       or len(shape) == layout.ndim) else "C"
+    if shape is not None and len(shape) != layout.ndim:
+        return "C"
+    return flags.copy_order(a, "K") if isinstance(a, ndarray) else "C"
+
+
 def _like_shape_dtype(a, dtype, shape):
     dt = dtypes.canonical(dtype) if dtype is not None else (
         a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype)
@@ -276,26 +295,26 @@ def _like_shape_dtype(a, dtype, shape):
 @np_doc(np.zeros_like, result_size=_like_size)
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return place(_filled(shape, 0, dt), device)
+    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(a, order, shape))
 
 
 @np_doc(np.ones_like, result_size=_like_size)
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return place(_filled(shape, 1, dt), device)
+    return _laid_out(place(_filled(shape, 1, dt), device), _like_order(a, order, shape))
 
 
 @np_doc(np.empty_like, result_size=_like_size, notes="The contents are zeros.")
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
-    return place(_filled(shape, 0, dt), device)
+    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(prototype, order, shape))
 
 
 @np_doc(np.full_like, result_size=_full_like_size)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return place(ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape,
-                                            dt.char))._as_array(), device)
+    return _laid_out(place(_fill(_fill_value(fill_value, dt), shape, dt), device),
+                     _like_order(a, order, shape))
 
 
 @functools.partial(jax.jit, static_argnums=(2, 3))
