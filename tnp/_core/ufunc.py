@@ -434,16 +434,13 @@ class ufunc:
         a = a.reshape(a.shape + (1,) * b.ndim)
         return self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
 
+    @_host_tier
     def at(self, a, indices, b=None, /):
         """Unbuffered in-place ``a[indices] = ufunc(a[indices], b)``: repeated indices apply
         repeatedly. The new value of ``a`` is computed on the device and written through
         ``write.assign``."""
         if not isinstance(a, ndarray):
             raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
-        if type(a._root._buf) is np.ndarray:  # a host-tier array: NumPy's own, in place
-            args = (indices,) if b is None else (indices, b)
-            if host.at(self._np.at, a, args) is not host.DECLINED:
-                return None
         if (b is None) != (self.nin == 1):
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
