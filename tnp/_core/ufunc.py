@@ -407,9 +407,12 @@ class ufunc:
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         out = single_out(out)
-        idx = np.asarray(indices.__array__() if isinstance(indices, ndarray) else indices)
-        # NumPy's errors for bad indices, axis, dtype and out, on placeholders of the real shapes
-        res = probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype)
+        given = indices.__array__() if isinstance(indices, ndarray) else indices
+        # NumPy's errors for bad indices, axis, dtype and out, on placeholders of the real
+        # shapes; the indices as NumPy converts them (Python data straight to intp: [] is no
+        # float64 array it would refuse)
+        res = probe.call(self._np.reduceat, probe.like(x), given, axis=axis, dtype=dtype)
+        idx = np.asarray(given).astype(np.intp, casting="unsafe")
         res_dt = dtypes.check_supported(res.dtype)
         if out is not None:
             probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype,
