@@ -21,7 +21,7 @@ from jax import lax
 from jax._src import core as _jcore  # the active trace (no public API for it)
 
 from . import caches, dtypes, host, lazy, placement, probe, tracing, write
-from .fperr import errcheck as _errcheck, flags as _fp_flags
+from .fperr import INT_FOLDS, errcheck as _errcheck, flags as _fp_flags, int_fold_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
 from .normalize import normalize_axes, out_arrays, single_out, to_jax, where_mask
@@ -396,7 +396,9 @@ class ufunc:
         """``errstate``'s 'raise' checks of a reduction or accumulation, after ``out=`` is
         written as in NumPy (a sync; skipped by default and under a JAX trace)."""
         check = _errcheck.modes()
-        if check is not None and static[1].kind in "fc" and not _is_tracer(r):
+        if check is not None and not _is_tracer(r) and (
+                static[1].kind in "fc" or static[1].kind in "iu" and self.__name__ in INT_FOLDS
+                and (method == "accumulate" or len(static[0]) == 1)):
             found = self._method_kernel(method + "_flags", static)(x, where, r)
             _errcheck.report(method, check, found)
 
@@ -590,6 +592,9 @@ def _reduce_flags(uf, static, x, where, r):
     x = _cast_in(x, dt)
     if where is not None:
         x = jnp.where(where, x, jnp.ones((), dt))
+    if dt.kind in "iu":  # (one axis: NumPy reduces the integer divisions over one only)
+        return int_fold_flags(uf.__name__, x, _accumulate_body(uf, (axes[0], dt, False), x),
+                              axes[0])
 
     def along(v, every):
         return (jnp.all if every else jnp.any)(v, axis=axes, keepdims=keepdims)
@@ -603,6 +608,8 @@ def _accumulate_flags(uf, static, x, where, r):
     x = _cast_in(x, dt)
     if include_initial:
         r = lax.slice_in_dim(r, 1, None, axis=ax)
+    if dt.kind in "iu":
+        return int_fold_flags(uf.__name__, x, r, ax)
 
     def along(v, every):
         v = v.astype(np.int8)
