@@ -55,6 +55,11 @@ def _cast_in(x, dt):
 _BY_NUMPY = {}  # NumPy ufunc -> the tnp ufunc implementing it (each registers itself)
 
 
+def _by_name(name):
+    """The tnp ufunc named ``name`` (unpickling): the one implementing NumPy's of that name."""
+    return _BY_NUMPY[getattr(np, name)]
+
+
 def for_numpy(np_ufunc):
     """The tnp ufunc for a NumPy ufunc object (None if there is none)."""
     return _BY_NUMPY.get(np_ufunc)
@@ -100,6 +105,10 @@ class ufunc:
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
+
+    def __reduce__(self):
+        """Pickled by name, as NumPy's ufuncs are: unpickling gives tnp's ufunc itself."""
+        return _by_name, (self.__name__,)
 
     # ---- dtype resolution (NumPy decides; cached) ------------------------------------------
     def _specs(self, keys):
