@@ -226,3 +226,12 @@ def test_mean_var_warnings_for_slices_too_small(call):
     # NumPy's first warning: "Mean of empty slice" / "Degrees of freedom <= 0 for slice" (its
     # floating-point RuntimeWarnings that follow are a documented difference of tnp)
     check(_first_warning(call), np.arange(6.0).reshape(2, 3))
+
+
+@pytest.mark.parametrize("n", [7, 127, 128, 300])
+def test_float16_sums_and_products_round_as_numpy(n):
+    # NumPy's float16 sum accumulates in float32 and rounds once (a contiguous 1-d sum); its
+    # products and cumulative forms round to float16 at every step
+    d = np.arange(1, n + 1, dtype=np.float16) / np.float16(3)
+    check(lambda xp, a: (xp.sum(a), xp.sum(a[::-1]), xp.add.reduce(a[::2])), d, exact=True)
+    check(lambda xp, a: (xp.prod(a[:20]), xp.cumsum(a), xp.cumprod(a[:30])), d, exact=True)

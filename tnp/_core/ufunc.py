@@ -492,14 +492,17 @@ def reduce_body(uf, static, x, where):
     ident = uf.identity
     if where is not None:
         where = jnp.broadcast_to(where, x.shape)
-    if axes and (name in ("add", "multiply") or (
+    # float16: NumPy's sums accumulate in float32 (pairwise) and round once; its products
+    # round at every step (the fold below)
+    half = dt == np.float16
+    if axes and ((name == "add" or name == "multiply" and not half) or (
             name in ("maximum", "minimum") and dt.kind != "c")):
         fn = {"add": jnp.sum, "multiply": jnp.prod, "maximum": jnp.max, "minimum": jnp.min}[name]
         kw = {"initial": initial} if has_initial else {}
         if where is not None:
             kw["where"] = where
         if name in ("add", "multiply"):
-            kw["dtype"] = dt
+            kw["dtype"] = np.dtype(np.float32) if half else dt
         r = fn(x, axis=axes, **kw)
     elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
         init = numpy_cast(jnp.asarray(np.nan if ident is None else ident), dt)
@@ -525,10 +528,10 @@ def _accumulate_body(uf, static, x):
     ax, dt, include_initial = static
     x = _cast_in(x, dt)
     name = uf.__name__
-    if name in ("add", "multiply") and dt.kind != "c":
+    if name in ("add", "multiply") and dt.kind != "c" and dt != np.float16:
         # XLA's cumulative sum/product (complex ones stay sequential below, so that signed zeros
-        # come out as NumPy's). XLA's sum starts from +0: in NumPy's order a prefix of -0.0s
-        # sums to -0.0.
+        # come out as NumPy's; float16 ones too, rounded at every step as NumPy's). XLA's sum
+        # starts from +0: in NumPy's order a prefix of -0.0s sums to -0.0.
         r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
         if name == "add" and dt.kind == "f" and x.shape[ax]:
             r = lax.cond(_any_neg_zero(jnp.take(x, 0, axis=ax)),
