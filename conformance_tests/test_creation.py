@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tnp
-from tnp._core import placement
 from engine import check
 from strategies import ALL_DTYPES
 
@@ -147,20 +146,6 @@ def test_full_huge_python_int(dt):
 def test_full_tnp_fill_value():
     check(lambda xp, v: xp.full((2, 3), v), np.array([1, 2, 3], np.int16))
     check(lambda xp, v: xp.full(2, v, dtype=np.float32), np.array(2.5))
-
-
-@pytest.mark.parametrize("size", [placement.THRESHOLD - 1, placement.THRESHOLD],
-                         ids=["under-threshold", "at-threshold"])
-@pytest.mark.parametrize("dt", [np.int8, np.uint64, np.float32, np.complex128, bool], ids=str)
-def test_filled_at_both_sides_of_the_host_threshold(size, dt):
-    # Under the threshold a fill from host data is made by NumPy and copied to the device (no
-    # compile per shape); at it and over, the device's fill kernel makes it.
-    shape = (size // 4, 4) if size % 4 == 0 else (size,)
-    check(lambda xp: xp.zeros(shape, dt))
-    check(lambda xp: xp.ones(shape, dt))
-    check(lambda xp: xp.full(shape, 3, dt))
-    check(lambda xp: xp.empty(shape, dt).shape)
-    check(lambda xp, v: xp.full(shape[-1:], v), np.array(2.5, np.float32))
 
 
 def _layout(r):

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .._core import devices, dtypes, flags, placement, probe
+from .._core import caches, devices, dtypes, flags, placement, probe
 from .._core.casting import cast, numpy_cast
 from .._core.devices import place
 from .._core.fperr import errcheck
@@ -182,8 +182,12 @@ def _check_cast_errors(x, dtype):
         raise FloatingPointError("invalid value encountered in cast")
 
 
-_fill_kernel = jax.jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
-                       static_argnums=(1, 2))
+@caches.kernel_cache
+def _fill_kernel(dtype):
+    """The fill kernel of a dtype (by its type code): one executable per shape, tracked by
+    ``tnp._core.caches`` (a program making arrays of ever-new shapes, as NumPy's test
+    generators do, prunes this kernel's executables, not all of JAX's)."""
+    return jax.jit(lambda value, shape: jnp.full(shape, value, dtype), static_argnums=(1,))
 
 
 def _check_order(order, fn=np.empty, *args):
@@ -205,15 +209,9 @@ def _out_of_memory(shape, dtype):
 
 
 def _fill(value, shape, dtype):
-    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError. One under
-    the host threshold with a host fill value is filled by NumPy and copied to the device: a
-    transfer, where the kernel would compile once per shape (a program making small arrays of
-    ever-new shapes, as NumPy's test generators do, would compile at every one)."""
-    if not isinstance(value, jax.Array) and math.prod(shape) < placement.THRESHOLD:
-        host = dtypes.native(np.full(shape, value, dtype))
-        return ndarray._wrap(jax.device_put(host))._as_array()
+    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError."""
     try:
-        return ndarray._wrap(_fill_kernel(value, shape, dtype.char))._as_array()
+        return ndarray._wrap(_fill_kernel(dtype.char)(value, shape))._as_array()
     except jax.errors.JaxRuntimeError as e:
         if "RESOURCE_EXHAUSTED" in str(e):
             raise _out_of_memory(shape, dtype) from None
