@@ -220,6 +220,18 @@ def test_gufunc_axes(name, a, b, kw):
     check(lambda xp, x, y: getattr(xp, name)(x, y, **kw), a, b)
 
 
+A333 = np.arange(27.0).reshape(3, 3, 3)
+
+
+@pytest.mark.parametrize("axes", [[0, 2], [0, 2, 2], [0, 0, 0], [0, 0], [1, 1], [0, 2, 0],
+                                  [(-1,), (-1,), (-1,)]], ids=str)
+def test_vecdot_axes_keepdims(axes):
+    # with keepdims and no output entry in axes, the kept axis is the output's last
+    check(lambda xp, x, y: xp.vecdot(x, y, axes=axes, keepdims=True), A333, A333 + 1)
+    check(lambda xp, x, y, o: (xp.vecdot(x, y, axes=axes, keepdims=True, out=o), o),
+          A333, A333 + 1, np.zeros((3, 3, 1)))
+
+
 def test_linalg_vecdot_axis():
     check(lambda xp, x, y: xp.linalg.vecdot(x, y, axis=0), A23, B23)
 

@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import tnp
-from tnp._core import placement
 from engine import check
 from strategies import ALL_DTYPES
 
@@ -149,18 +148,31 @@ def test_full_tnp_fill_value():
     check(lambda xp, v: xp.full(2, v, dtype=np.float32), np.array(2.5))
 
 
-@pytest.mark.parametrize("size", [placement.THRESHOLD - 1, placement.THRESHOLD],
-                         ids=["under-threshold", "at-threshold"])
-@pytest.mark.parametrize("dt", [np.int8, np.uint64, np.float32, np.complex128, bool], ids=str)
-def test_filled_at_both_sides_of_the_host_threshold(size, dt):
-    # Under the threshold a fill from host data is made by NumPy and copied to the device (no
-    # compile per shape); at it and over, the device's fill kernel makes it.
-    shape = (size // 4, 4) if size % 4 == 0 else (size,)
-    check(lambda xp: xp.zeros(shape, dt))
-    check(lambda xp: xp.ones(shape, dt))
-    check(lambda xp: xp.full(shape, 3, dt))
-    check(lambda xp: xp.empty(shape, dt).shape)
-    check(lambda xp, v: xp.full(shape[-1:], v), np.array(2.5, np.float32))
+def _layout(r):
+    return r.flags.c_contiguous, r.flags.f_contiguous, r.strides, r.dtype, r.shape
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dt", [np.float64, np.int8, "U2", object, np.dtypes.StrDType],
+                         ids=str)
+def test_creation_order_layout(order, dt):
+    # order='F' lays the array out in Fortran order, on the device or (str, object) the host
+    for fn in ("zeros", "ones", "empty"):
+        check(lambda xp: _layout(getattr(xp, fn)((2, 3, 2), order=order, dtype=dt)))
+    check(lambda xp: _layout(xp.full((3, 2), 1, order=order, dtype=dt)))
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+@pytest.mark.parametrize("src", [A, np.asfortranarray(A), np.arange(24.0).reshape(2, 3, 4)[:, ::2],
+                                 np.asfortranarray(np.ones((2, 3, 2)))[:, 1:]],
+                         ids=["C", "F", "C-strided", "F-strided"])
+@pytest.mark.parametrize("shape", [None, (3, 4), (2, 3, 4)], ids=str)
+def test_like_order_layout(order, src, shape):
+    # NumPy's layout of *_like results: 'A' follows a Fortran-ordered prototype, 'K' its
+    # layout (with its number of dimensions)
+    for fn in ("zeros_like", "ones_like", "empty_like"):
+        check(lambda xp, a: _layout(getattr(xp, fn)(a, shape=shape, order=order)), src)
+    check(lambda xp, a: _layout(xp.full_like(a, 2, shape=shape, order=order)), src)
 
 
 @pytest.mark.parametrize("src", [A, np.arange(4, dtype=np.uint8), np.array(True),

@@ -86,6 +86,16 @@ def test_bincount(dt):
     check(lambda xp, x: xp.bincount(x, weights=np.arange(7, dtype=np.int32)), x)
 
 
+@pytest.mark.parametrize("x", [[], (), np.array([], np.int64), np.array([])], ids=repr)
+def test_bincount_empty(x):
+    # Python data straight to intp: an empty list is no float64 array NumPy would refuse
+    check(lambda xp: xp.bincount(x))
+    check(lambda xp: xp.bincount(x, minlength=3))
+    # (the ValueError's message is NumPy's conversion of [[]] to a 1-d intp array, not
+    # bincount's: tnp converts with its own asarray)
+    check(lambda xp: xp.bincount([[]]), message=False)
+
+
 def test_bincount_errors():
     check(lambda xp, x: xp.bincount(x), np.array([0, -1, 2]))
     check(lambda xp, x: xp.bincount(x), np.array([0.0, 1.0]))

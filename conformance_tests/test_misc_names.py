@@ -116,3 +116,26 @@ def test_shape_ndim_size(axis):
     a = np.arange(6).reshape(2, 3)
     check(lambda xp, a: (xp.shape(a), xp.ndim(a), xp.size(a, axis)), a)
     check(lambda xp: xp.size([[1, 2, 3], [4, 5, 6]], axis))
+
+
+BUILTINS = sorted(n for n in dir(np) if not n.startswith("_") and n != "test"
+                  and callable(getattr(np, n)) and not isinstance(getattr(np, n), type)
+                  and not isinstance(getattr(np, n), np.ufunc)
+                  and not hasattr(type(getattr(np, n)), "__get__"))
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_c_functions_do_not_bind_as_methods(name):
+    # NumPy's functions written in C (np.array, np.zeros...) stay unbound as class attributes:
+    # NumPy's own tests write ``array = np.array`` in a class and call ``self.array(x)``
+    def body(xp):
+        holder = type("Holder", (), {"f": getattr(xp, name)})()
+        return holder.f is getattr(xp, name) or holder.f is getattr(getattr(xp, name),
+                                                                     "__func__", None)
+    check(body)
+
+
+@pytest.mark.parametrize("name", ["array", "asarray", "zeros", "empty", "arange"])
+def test_c_functions_called_through_a_class_attribute(name):
+    args = {"arange": (3,), "zeros": ((2, 2),), "empty": ((0,),)}.get(name, ([[1, 3], [5, 7]],))
+    check(lambda xp: type("Holder", (), {"f": getattr(xp, name)})().f(*args, dtype=np.float32))

@@ -1,4 +1,6 @@
 """Reductions (sum ... count_nonzero) and the matching ndarray methods, tnp vs NumPy."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -197,3 +199,39 @@ def test_order_free_reductions_hypothesis(name, data):
     a = data.draw(array_and_dtype(ALL_DTYPES, shape=data.draw(shapes(1, 3, 1, 4))))
     axis = data.draw(st.sampled_from([None, 0, -1]))
     check(lambda xp, a: getattr(xp, name)(a, axis=axis), a)
+
+
+def _first_warning(body):
+    def run(xp, *args):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = body(xp, *args)
+        return r, [(x.category, str(x.message)) for x in w[:1]]
+    return run
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp, a: xp.mean(a[:0]),
+    lambda xp, a: xp.mean(a, axis=0, where=[True, False, False]),
+    lambda xp, a: xp.mean(a, axis=1),
+    lambda xp, a: xp.var(a[:1], ddof=1, axis=0),
+    lambda xp, a: xp.std(a, axis=0, ddof=2),
+    lambda xp, a: xp.std(a, axis=1, ddof=2),
+    lambda xp, a: xp.var(a, correction=3, axis=1),
+    lambda xp, a: xp.var(a, where=xp.zeros_like(a, bool)),
+    lambda xp, a: xp.std(a[:, :0], axis=1),
+], ids=["mean-empty", "mean-where", "mean-none", "var-ddof", "std-ddof-ok", "std-ddof",
+        "var-correction", "var-where-nothing", "std-empty-slices"])
+def test_mean_var_warnings_for_slices_too_small(call):
+    # NumPy's first warning: "Mean of empty slice" / "Degrees of freedom <= 0 for slice" (its
+    # floating-point RuntimeWarnings that follow are a documented difference of tnp)
+    check(_first_warning(call), np.arange(6.0).reshape(2, 3))
+
+
+@pytest.mark.parametrize("n", [7, 127, 128, 300])
+def test_float16_sums_and_products_round_as_numpy(n):
+    # NumPy's float16 sum accumulates in float32 and rounds once (a contiguous 1-d sum); its
+    # products and cumulative forms round to float16 at every step
+    d = np.arange(1, n + 1, dtype=np.float16) / np.float16(3)
+    check(lambda xp, a: (xp.sum(a), xp.sum(a[::-1]), xp.add.reduce(a[::2])), d, exact=True)
+    check(lambda xp, a: (xp.prod(a[:20]), xp.cumsum(a), xp.cumprod(a[:30])), d, exact=True)

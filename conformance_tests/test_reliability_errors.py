@@ -402,3 +402,18 @@ def test_where_mask_shape_error():
     def body(xp, a):
         xp.copyto(a, 1.0, where=xp.ones(2, bool))
     check(body, np.zeros((3, 4)))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int64])
+@pytest.mark.parametrize("values", [[7, 2, 0, 1], [100, 1, 2, 3], [0, 5], [-128, 1, -1],
+                                    [-128, -1, 1], [5], []], ids=str)
+@pytest.mark.parametrize("call", ["floor_divide.reduce", "remainder.reduce", "fmod.reduce",
+                                  "floor_divide.accumulate", "remainder.accumulate"])
+def test_errstate_integer_division_folds(call, values, dt):
+    # NumPy's "divide by zero encountered in reduce" (a zero divisor after the first element)
+    # and, for floor_divide of the minimum by -1, "overflow encountered in reduce"
+    name, method = call.split(".")
+    check(_raising(lambda xp, a: getattr(getattr(xp, name), method)(a)),
+          np.array(values).astype(dt), exact=True)
+    check(_raising(lambda xp, a: getattr(getattr(xp, name), method)(a, axis=1)),
+          np.array(values * 2).astype(dt).reshape(2, -1), exact=True)

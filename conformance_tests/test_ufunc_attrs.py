@@ -2,6 +2,7 @@
 (ufunc, input dtypes) pair over the 14 dtypes tnp holds equals NumPy's (traced, not compiled)."""
 import inspect
 import itertools
+import pickle
 import warnings
 
 import jax
@@ -29,6 +30,7 @@ def test_attributes(name):
         assert getattr(t, a) == getattr(n, a), a
     assert repr(t) == repr(n)
     assert inspect.signature(t) == inspect.signature(n)
+    assert (pickle.loads(pickle.dumps(t)) is t) == (pickle.loads(pickle.dumps(n)) is n)
 
 
 def _outcome(xp, uf, arrays):

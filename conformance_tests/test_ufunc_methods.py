@@ -101,6 +101,13 @@ def test_reduceat(name, idx):
     check(lambda xp, a: getattr(xp, name).reduceat(a, [0, 2], axis=0), A)
 
 
+@pytest.mark.parametrize("idx", [[], (), [0.0, 2.0], np.array([], np.int64), np.array([]),
+                                 np.array([0.0, 1.0])], ids=repr)
+def test_reduceat_indices_as_numpy_converts_them(idx):
+    # Python data straight to intp (an empty list is no float64 array), arrays cast safely
+    check(lambda xp, a: xp.add.reduceat(a, idx), np.arange(4.0))
+
+
 @pytest.mark.parametrize("name", ["add", "multiply", "less", "power", "arctan2", "divmod"])
 def test_outer(name):
     check(lambda xp, a, b: getattr(xp, name).outer(a, b), np.array([1.0, 2.0, -3.0]),

@@ -401,6 +401,20 @@ def test_view_type(call):
     check(body, np.arange(6.0))
 
 
+def test_array_wrap():
+    # ndarray.__array_wrap__ (NumPy's linalg tests call it): the array as one of this array's
+    # class; its scalar with return_scalar for a 0-d one
+    def body(xp, a, b):
+        class Sub(xp.ndarray):
+            pass
+        w = a.view(Sub).__array_wrap__(b)
+        return (type(w) is Sub, w, a.__array_wrap__(b[:1]),
+                a.__array_wrap__(b[1:].reshape(()), None, True),
+                a.__array_wrap__(b[1:], None, True), a.__array_wrap__(np.arange(2)))
+    check(body, np.arange(3.0), np.arange(2.0))
+    check(lambda xp, a: a.__array_wrap__([1.0]), np.arange(3.0))  # NumPy's TypeError
+
+
 def test_view_type_numpy_class_refused():
     """A view of a tnp array is a tnp array: a NumPy array class (numpy.matrix) is refused."""
     with pytest.raises(TypeError, match="tnp.ndarray"):

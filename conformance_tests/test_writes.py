@@ -164,3 +164,24 @@ def test_ufunc_out_view():
         xp.multiply(a, 2, out=a.T.T)
         return a
     check(body, A)
+
+
+@pytest.mark.parametrize("dt", ["U2", object, "g", ">f4", "M8[s]"], ids=str)
+def test_writing_routines_on_dtypes_only_numpy_holds(dt):
+    # These arrays live on the host tier whatever the placement: NumPy's own routine writes
+    # them in place (through a view too), under the write path's lock
+    src = np.arange(6).astype(dt).reshape(2, 3)
+    v = np.arange(6, 12).astype(dt)
+
+    def body(xp, a, vals):
+        xp.place(a, a != a[0, 0], vals[:2])
+        xp.put(a, [5, 0], vals[2:4])
+        xp.copyto(a[:, 1:], vals[4], where=[[True, False]])
+        xp.putmask(a[1], [True, False, True], vals[:1])
+        xp.fill_diagonal(a, vals[5])
+        xp.put_along_axis(a, np.array([[0], [2]]), vals[1:3].reshape(2, 1), axis=1)
+        return a
+    check(body, src, v)
+    # NumPy's errors: an index out of range, a value it cannot convert
+    check(lambda xp, a: xp.put(a, [9], a[0, :1]), src)
+    check(lambda xp, a: xp.copyto(a, "not a number" if a.dtype.kind != "U" else object()), src)

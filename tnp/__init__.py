@@ -12,7 +12,7 @@ from ._core.errors import TnpFallbackWarning, TnpTracingError
 from ._core.ndarray import ndarray
 from ._core.array_methods import bind_namespace as _bind
 from ._core.ufunc import ufunc
-from ._core import fallback as _fallback
+from ._core import fallback as _fallback, frontend as _frontend
 from . import _routines
 
 __version__ = "0.1.0"
@@ -35,6 +35,10 @@ for _mod in _routines.modules():
         globals()[_name] = getattr(_mod, _name)
 
 _bind(__import__(__name__))
+
+# NumPy's functions written in C do not bind as methods: nor do tnp's (``frontend.unbound_like``)
+for _name, _obj in list(globals().items()):
+    globals()[_name] = _frontend.unbound_like(_obj, vars(_np).get(_name))
 
 # NumPy's submodules, imported on first access (``tnp.linalg.norm`` or ``import tnp.linalg``).
 _SUBMODULES = ("fft", "lib", "linalg", "random", "testing")

@@ -494,7 +494,10 @@ def cmd_full(args):
               f"{_pct(raw)}, per-function {_pct(fn)}, "
               + ", ".join(f"{o} {c[o]}" for o in OUTCOMES)
               + ("" if finished else " (time limit)"), flush=True)
-    command = " ".join(["python -m conformance_tests.numpy_suite", *args.argv])
+    # the work directory and report path as placeholders (machine-local paths stay out of it)
+    argv = [{"--workdir": "WORKDIR", "--out": "OUT"}.get(prev, a)
+            for prev, a in zip([None, *args.argv], args.argv)]
+    command = " ".join(["python -m conformance_tests.numpy_suite", *argv])
     run = f"{meta['date']}, {(time.time() - t_start) / 60:.1f} min: `{command}`"
     for key in ran:
         results[key]["run"] = run

@@ -167,6 +167,19 @@ class _Methods:
     def __array_function__(self, func, types, args, kwargs):
         return array_function(func, args, kwargs)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's ``ndarray.__array_wrap__``: ``array`` (a tnp array, or a NumPy one, which
+        becomes a tnp array) as an array of this array's class; its scalar where
+        ``return_scalar`` and it is 0-d."""
+        if isinstance(array, np.ndarray):
+            array = _ns.asarray(array)
+        elif not isinstance(array, ndarray):
+            raise TypeError(f"__array_wrap__() argument 1 must be numpy.ndarray, not "
+                            f"{_type(array).__name__}")
+        if return_scalar and array.ndim == 0:
+            return array[()]
+        return array if _type(array) is _type(self) else array.view(_type(self))
+
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
         target = dtypes.canonical(dtype)
         # NumPy's errors for order= and casting=, from its astype on a placeholder

@@ -105,7 +105,9 @@ def module_getattr(numpy_module, prefix, namespace):
         if name.startswith("__") or not hasattr(numpy_module, name):
             modname = "tnp." + prefix if prefix else "tnp"
             raise AttributeError(f"module '{modname}' has no attribute '{name}'")
-        obj = numpy_fallback(getattr(numpy_module, name), f"{prefix}.{name}" if prefix else name)
+        numpy_obj = getattr(numpy_module, name)
+        obj = frontend.unbound_like(
+            numpy_fallback(numpy_obj, f"{prefix}.{name}" if prefix else name), numpy_obj)
         namespace[name] = obj
         return obj
     return __getattr__

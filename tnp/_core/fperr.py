@@ -22,11 +22,13 @@ from the hardware status register:
 
 A reduction or accumulation is checked the same way, each result element against the input
 elements it combines ("overflow encountered in reduce"); a division by zero is told from an
-overflow there only for the division ufuncs, and integer reductions are not checked.
+overflow there only for the division ufuncs. Integer reductions and accumulations are checked
+for the divisions only (``int_fold_flags``: a zero divisor, floor division of the minimum by
+-1).
 """
 import functools
 
-from .jaxload import jax, jnp
+from .jaxload import jax, jnp, lax
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
@@ -84,6 +86,26 @@ def flags(name, xs, rs, along=None):
         if r.dtype.kind == "f":
             und = und | jnp.any((jnp.abs(r) < np.finfo(r.dtype).smallest_normal) & normal_in)
     return div, ovf, und, inv
+
+
+INT_FOLDS = frozenset({"floor_divide", "remainder", "fmod"})  # integer folds that flag
+
+
+def int_fold_flags(name, x, carries, ax):
+    """(divide, over, under, invalid) of an integer ``floor_divide``, ``remainder`` or ``fmod``
+    folded along axis ``ax`` of ``x`` (a reduction or an accumulation; ``carries``: its running
+    results, the accumulation of ``x``): a divisor (an element after the first) that is zero;
+    for ``floor_divide``, a running result at the dtype's minimum divided by -1."""
+    false = jnp.zeros((), bool)
+    if x.shape[ax] < 2:  # no division
+        return false, false, false, false
+    divisors = lax.slice_in_dim(x, 1, None, axis=ax)
+    div = jnp.any(divisors == 0)
+    ovf = false
+    if name == "floor_divide" and x.dtype.kind == "i":
+        before = lax.slice_in_dim(carries, 0, x.shape[ax] - 1, axis=ax)
+        ovf = jnp.any((before == np.iinfo(x.dtype).min) & (divisors == -1))
+    return div, ovf, false, false
 
 
 class ErrCheck:

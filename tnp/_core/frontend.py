@@ -23,6 +23,7 @@ would break ``isinstance`` and subclassing; their methods call entries.
 """
 import functools
 import os
+import types
 
 from .jaxload import jax, loaded, JaxArray, Tracer
 import numpy as np
@@ -67,8 +68,8 @@ def _as_spec(x, name=None):
 
 def _as_host(x, name=None):
     if isinstance(x, ndarray):
-        if isinstance(x._value, Tracer):
-            raise _Unasked
+        if type(x._root._buf) is not np.ndarray and isinstance(x._value, Tracer):
+            raise _Unasked  # (a host-tier array is never traced: no device copy of it made)
         return np.array(x) if name == "out" else np.asarray(x)
     if type(x) in (list, tuple):
         return type(x)(_as_host(v, name) for v in x)
@@ -113,6 +114,17 @@ def _made_on_device(result_size, args, kwargs):
     except (TypeError, ValueError, OverflowError):
         return False
     return size is not None and placement.made_on_device(size)
+
+
+def unbound_like(fn, numpy_obj):
+    """``fn``, tnp's public callable for ``numpy_obj``, held so that it binds as a method where
+    NumPy's does: NumPy's functions written in C (``array``, ``zeros``, ``arange``...) do not,
+    so a class attribute ``array = np.array`` is called without ``self``; tnp's Python function
+    is then held as a ``staticmethod`` object (callable, never bound)."""
+    if (isinstance(fn, types.FunctionType) and callable(numpy_obj)
+            and not isinstance(numpy_obj, type) and not hasattr(type(numpy_obj), "__get__")):
+        return staticmethod(fn)
+    return fn
 
 
 def entry(impl, numpy_fn, host_tier=True, result_size=None):

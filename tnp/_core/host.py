@@ -121,19 +121,32 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     except OnDevice:  # a device array as ``out``
         return DECLINED
     except ValueError as e:
-        if "read-only" in str(e):  # NumPy would write an input: the write path does
-            return DECLINED
+        if "read-only" in str(e):  # NumPy writes an input: it does so under the write path
+            return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)
         raise
     if type(result) is np.ndarray:
         if _shares(result, hargs, hkwargs):  # (asarray: an input itself)
-            return DECLINED
+            return _shared(result, args, hargs) if unsupported else DECLINED
         return placement.new_root(result)
     if isinstance(result, np.generic):
         return result
     try:
         return _wrap(result, hargs, hkwargs)
     except _View:
-        return DECLINED
+        if not unsupported:
+            return DECLINED
+        return _wrap(result, hargs, hkwargs, lambda r: _shared(r, args, hargs))
+
+
+def _shared(r, args, hargs):
+    """A result of a call only NumPy can run (a NumPy-only dtype) sharing memory with an input:
+    the tnp input itself where NumPy returned it; a NumPy view of it (``trim_zeros`` of an
+    object array) as a copy, which tnp cannot make a view of its input here (writes to the
+    result do not reach the input)."""
+    for a, h in zip(args, hargs):
+        if r is h and isinstance(a, ndarray):
+            return a
+    return placement.new_root(r.copy(order="K"))
 
 
 class _View(Exception):
@@ -170,12 +183,15 @@ def _memory_ids(x, ids):
     return ids
 
 
-def _wrap(r, hargs, hkwargs, made=None):
-    """NumPy's result ``r`` with its arrays as new tnp arrays; an array NumPy returns twice is
-    one tnp array, returned twice (``made``: id -> tnp array)."""
+def _wrap(r, hargs, hkwargs, shared=None, made=None):
+    """NumPy's results as tnp arrays; one sharing memory with an input raises ``_View``, or is
+    ``shared(r)`` where given. An array NumPy returns twice is one tnp array, returned twice
+    (``made``: id -> tnp array)."""
     if type(r) is np.ndarray:
         if _shares(r, hargs, hkwargs):
-            raise _View
+            if shared is None:
+                raise _View
+            return shared(r)
         if made is None:
             return placement.new_root(r)
         t = made.get(id(r))
@@ -184,9 +200,9 @@ def _wrap(r, hargs, hkwargs, made=None):
         return t
     made = {} if made is None else made
     if type(r) is list or type(r) is tuple:
-        return type(r)(_wrap(v, hargs, hkwargs, made) for v in r)
+        return type(r)(_wrap(v, hargs, hkwargs, shared, made) for v in r)
     if isinstance(r, tuple) and hasattr(r, "_fields"):  # namedtuple results
-        return type(r)(*(_wrap(v, hargs, hkwargs, made) for v in r))
+        return type(r)(*(_wrap(v, hargs, hkwargs, shared, made) for v in r))
     return r
 
 
@@ -214,15 +230,19 @@ def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
     return _written(outs, result)
 
 
-def at(numpy_at, a, args):
-    """NumPy's ``ufunc.at`` writing the host-tier array ``a`` in place, under its root's lock
-    (the other arguments' device arrays copied to the host); DECLINED under a JAX trace."""
-    if in_trace():
+def _run_writing_inputs(numpy_fn, args, hargs, hkwargs):
+    """NumPy's call that writes an array argument in place: NumPy's routines write their first
+    (``place``, ``put``, ``copyto``, ``fill_diagonal``, ``ufunc.at``...). Where it is a
+    host-tier array, NumPy writes the root's own array (or a view of it) under the root's lock;
+    DECLINED where it is not (a device array: the implementation writes it through the write
+    path)."""
+    target = args[0] if args else None
+    if not isinstance(target, ndarray) or type(target._root._buf) is not np.ndarray:
         return DECLINED
-    hargs = [numpy_value(x, pull=True) for x in args]
-    with write.writing(a._root) as owner:
-        numpy_at(_writeable_value(a, owner), *hargs)
-    return None
+    with write.writing(target._root) as owner:
+        wargs = [_writeable_value(target, owner), *hargs[1:]]
+        result = numpy_fn(*wargs, **hkwargs)
+    return _wrap(result, wargs, hkwargs, lambda r: _shared(r, args, wargs))
 
 
 def _written(outs, result):

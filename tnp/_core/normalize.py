@@ -190,13 +190,15 @@ def _kernel_table(positional, name, n, static, dynamic):
     """A caller ``kernel(vals)`` that runs ``positional(*vals)`` as a compiled kernel: one
     ``jax.jit`` per tuple of static values (the static values baked in, so each call passes
     only the arrays: JAX's static-argument hashing costs more than this table's lookup).
-    Unhashable static values (after lists become tuples) run the body eagerly."""
+    Unhashable static values (after lists become tuples) run the body eagerly. Each static
+    value is keyed with its type: 0, 0.0, False and ``np.longdouble(0)`` are equal, and
+    hash alike, but NumPy's results for them differ."""
     kernels = caches.KernelTable()  # bounded (e.g. ever-new floats): tnp._core.caches
 
     def make(key):
         def body(*arrays):
             vals = [None] * n
-            for i, v in zip(static, key):
+            for i, (v, _) in zip(static, key):
                 vals[i] = v
             for i, v in zip(dynamic, arrays):
                 vals[i] = v
@@ -207,11 +209,11 @@ def _kernel_table(positional, name, n, static, dynamic):
 
     def kernel(vals, pending=False):
         """``pending``: ``vals`` may hold pending nodes (``lazy``); the result may be one."""
-        key = tuple([vals[i] for i in static])
+        key = tuple([(vals[i], type(vals[i])) for i in static])
         try:
             k = kernels.get(key)
         except TypeError:
-            key = tuple([hashable(vals[i]) for i in static])
+            key = tuple([(hashable(vals[i]), type(vals[i])) for i in static])
             try:
                 k = kernels.get(key)
             except TypeError:

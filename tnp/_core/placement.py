@@ -25,7 +25,7 @@ import os
 from .jaxload import jax
 import numpy as np
 
-from . import dtypes
+from . import dtypes, flags
 from .ndarray import ndarray
 
 MODES = ("device", "auto")
@@ -92,13 +92,18 @@ def new_root(host):
     copied. Read-only where ``host`` is, as NumPy's result would be."""
     global routing
     dt = host.dtype
-    flags = host.flags
-    writeable = flags.writeable
+    hflags = host.flags
+    writeable = hflags.writeable
+    # NumPy's result laid out in Fortran order: so is the root (``flags``: its layout reports)
+    fortran = host.ndim > 1 and hflags.f_contiguous and not hflags.c_contiguous
     if dt not in dtypes.SUPPORTED or (MODE == "auto" and host.size < THRESHOLD):
         routing = True
-        if not (flags.owndata and writeable):
-            host = host.copy()  # the root owns its memory, written only by the write path
+        if not (hflags.owndata and writeable):
+            # the root owns its memory, written only by the write path
+            host = host.copy(order="F" if fortran else "C")
         buf = host.view()  # what everything else sees: read-only (``write.writing``)
         buf.setflags(write=False)
-        return ndarray._wrap_host(buf, writeable)
-    return ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)
+        root = ndarray._wrap_host(buf, writeable)
+    else:
+        root = ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)
+    return flags.mark_fortran(root) if fortran else root

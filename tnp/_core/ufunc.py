@@ -17,7 +17,7 @@ from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
 from . import caches, dtypes, host, lazy, placement, probe, tracing, write
-from .fperr import errcheck as _errcheck, flags as _fp_flags
+from .fperr import INT_FOLDS, errcheck as _errcheck, flags as _fp_flags, int_fold_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
 from .normalize import normalize_axes, out_arrays, single_out, to_jax, where_mask
@@ -49,6 +49,11 @@ def _cast_in(x, dt):
 
 
 _BY_NUMPY = {}  # NumPy ufunc -> the tnp ufunc implementing it (each registers itself)
+
+
+def _by_name(name):
+    """The tnp ufunc named ``name`` (unpickling): the one implementing NumPy's of that name."""
+    return _BY_NUMPY[getattr(np, name)]
 
 
 def for_numpy(np_ufunc):
@@ -96,6 +101,10 @@ class ufunc:
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
+
+    def __reduce__(self):
+        """Pickled by name, as NumPy's ufuncs are: unpickling gives tnp's ufunc itself."""
+        return _by_name, (self.__name__,)
 
     # ---- dtype resolution (NumPy decides; cached) ------------------------------------------
     def _specs(self, keys):
@@ -403,7 +412,9 @@ class ufunc:
         """``errstate``'s 'raise' checks of a reduction or accumulation, after ``out=`` is
         written as in NumPy (a sync; skipped by default and under a JAX trace)."""
         check = _errcheck.modes()
-        if check is not None and static[1].kind in "fc" and not _is_tracer(r):
+        if check is not None and not _is_tracer(r) and (
+                static[1].kind in "fc" or static[1].kind in "iu" and self.__name__ in INT_FOLDS
+                and (method == "accumulate" or len(static[0]) == 1)):
             found = self._method_kernel(method + "_flags", static)(x, where, r)
             _errcheck.report(method, check, found)
 
@@ -414,9 +425,12 @@ class ufunc:
         x = _array(array)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         out = single_out(out)
-        idx = np.asarray(indices.__array__() if isinstance(indices, ndarray) else indices)
-        # NumPy's errors for bad indices, axis, dtype and out, on placeholders of the real shapes
-        res = probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype)
+        given = indices.__array__() if isinstance(indices, ndarray) else indices
+        # NumPy's errors for bad indices, axis, dtype and out, on placeholders of the real
+        # shapes; the indices as NumPy converts them (Python data straight to intp: [] is no
+        # float64 array it would refuse)
+        res = probe.call(self._np.reduceat, probe.like(x), given, axis=axis, dtype=dtype)
+        idx = np.asarray(given).astype(np.intp, casting="unsafe")
         res_dt = dtypes.check_supported(res.dtype)
         if out is not None:
             probe.call(self._np.reduceat, probe.like(x), idx, axis=axis, dtype=dtype,
@@ -441,16 +455,13 @@ class ufunc:
         a = a.reshape(a.shape + (1,) * b.ndim)
         return self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
 
+    @_host_tier
     def at(self, a, indices, b=None, /):
         """Unbuffered in-place ``a[indices] = ufunc(a[indices], b)``: repeated indices apply
         repeatedly. The new value of ``a`` is computed on the device and written through
         ``write.assign``."""
         if not isinstance(a, ndarray):
             raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
-        if type(a._root._buf) is np.ndarray:  # a host-tier array: NumPy's own, in place
-            args = (indices,) if b is None else (indices, b)
-            if host.at(self._np.at, a, args) is not host.DECLINED:
-                return None
         if (b is None) != (self.nin == 1):
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
@@ -488,14 +499,17 @@ def reduce_body(uf, static, x, where):
     ident = uf.identity
     if where is not None:
         where = jnp.broadcast_to(where, x.shape)
-    if axes and (name in ("add", "multiply") or (
+    # float16: NumPy's sums accumulate in float32 (pairwise) and round once; its products
+    # round at every step (the fold below)
+    half = dt == np.float16
+    if axes and ((name == "add" or name == "multiply" and not half) or (
             name in ("maximum", "minimum") and dt.kind != "c")):
         fn = {"add": jnp.sum, "multiply": jnp.prod, "maximum": jnp.max, "minimum": jnp.min}[name]
         kw = {"initial": initial} if has_initial else {}
         if where is not None:
             kw["where"] = where
         if name in ("add", "multiply"):
-            kw["dtype"] = dt
+            kw["dtype"] = np.dtype(np.float32) if half else dt
         r = fn(x, axis=axes, **kw)
     elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
         init = numpy_cast(jnp.asarray(np.nan if ident is None else ident), dt)
@@ -521,10 +535,10 @@ def _accumulate_body(uf, static, x):
     ax, dt, include_initial = static
     x = _cast_in(x, dt)
     name = uf.__name__
-    if name in ("add", "multiply") and dt.kind != "c":
+    if name in ("add", "multiply") and dt.kind != "c" and dt != np.float16:
         # XLA's cumulative sum/product (complex ones stay sequential below, so that signed zeros
-        # come out as NumPy's). XLA's sum starts from +0: in NumPy's order a prefix of -0.0s
-        # sums to -0.0.
+        # come out as NumPy's; float16 ones too, rounded at every step as NumPy's). XLA's sum
+        # starts from +0: in NumPy's order a prefix of -0.0s sums to -0.0.
         r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
         if name == "add" and dt.kind == "f" and x.shape[ax]:
             r = lax.cond(_any_neg_zero(jnp.take(x, 0, axis=ax)),
@@ -597,6 +611,9 @@ def _reduce_flags(uf, static, x, where, r):
     x = _cast_in(x, dt)
     if where is not None:
         x = jnp.where(where, x, jnp.ones((), dt))
+    if dt.kind in "iu":  # (one axis: NumPy reduces the integer divisions over one only)
+        return int_fold_flags(uf.__name__, x, _accumulate_body(uf, (axes[0], dt, False), x),
+                              axes[0])
 
     def along(v, every):
         return (jnp.all if every else jnp.any)(v, axis=axes, keepdims=keepdims)
@@ -610,6 +627,8 @@ def _accumulate_flags(uf, static, x, where, r):
     x = _cast_in(x, dt)
     if include_initial:
         r = lax.slice_in_dim(r, 1, None, axis=ax)
+    if dt.kind in "iu":
+        return int_fold_flags(uf.__name__, x, r, ax)
 
     def along(v, every):
         v = v.astype(np.int8)

@@ -6,7 +6,7 @@ import operator
 from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
-from .._core import devices, dtypes, flags, lazy, placement, probe
+from .._core import caches, devices, dtypes, flags, lazy, placement, probe
 from .._core.casting import cast, cast_kernel, numpy_cast
 from .._core.devices import place
 from .._core.fperr import errcheck
@@ -186,8 +186,12 @@ def _check_cast_errors(x, dtype):
         raise FloatingPointError("invalid value encountered in cast")
 
 
-_fill_kernel = jit(lambda value, shape, dtype: jnp.full(shape, value, dtype),
-                       static_argnums=(1, 2))
+@caches.kernel_cache
+def _fill_kernel(dtype):
+    """The fill kernel of a dtype (by its type code): one executable per shape, tracked by
+    ``tnp._core.caches`` (a program making arrays of ever-new shapes, as NumPy's test
+    generators do, prunes this kernel's executables, not all of JAX's)."""
+    return jax.jit(lambda value, shape: jnp.full(shape, value, dtype), static_argnums=(1,))
 
 
 def _check_order(order, fn=np.empty, *args):
@@ -209,17 +213,9 @@ def _out_of_memory(shape, dtype):
 
 
 def _fill(value, shape, dtype):
-    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError. One under
-    the host threshold with a host fill value is filled by NumPy and copied to the device: a
-    transfer, where the kernel would compile once per shape (a program making small arrays of
-    ever-new shapes, as NumPy's test generators do, would compile at every one). The buffer is
-    then copied on the device: JAX on a CPU may alias (or keep) NumPy's memory, which XLA does
-    not reuse for a donated buffer, so the first in-place write would copy it."""
-    if not isinstance(value, JaxArray) and math.prod(shape) < placement.THRESHOLD:
-        host = dtypes.native(np.full(shape, value, dtype))
-        return ndarray._wrap(jax.device_put(jax.device_put(host), may_alias=False))._as_array()
+    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError."""
     try:
-        return ndarray._wrap(_fill_kernel(value, shape, dtype.char))._as_array()
+        return ndarray._wrap(_fill_kernel(dtype.char)(value, shape))._as_array()
     except jax.errors.JaxRuntimeError as e:
         if "RESOURCE_EXHAUSTED" in str(e):
             raise _out_of_memory(shape, dtype) from None
@@ -272,6 +268,25 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return _laid_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
 
 
+def _like_order(a, order, shape):
+    """'F' where NumPy's ``*_like`` of ``a`` lays its result out in Fortran order, else 'C':
+    'A' follows a Fortran-ordered ``a``; 'K' (with ``a``'s number of dimensions) follows
+    ``a``'s layout, a non-contiguous one as ``copy_order`` reads it."""
+    if not isinstance(order, str) or order.upper() not in ("A", "K"):
+        return order
+    layout = flags.numpy_layout(a) if isinstance(a, ndarray) else (
+        a if isinstance(a, np.ndarray) else None)
+    if layout is None:
+        return "C"
+    c, f = layout.flags.c_contiguous, layout.flags.f_contiguous
+    if order.upper() == "A" or c or f:
+        return "F" if f and not c and (order.upper() == "A" or shape is None
+                                       or len(shape) == layout.ndim) else "C"
+    if shape is not None and len(shape) != layout.ndim:
+        return "C"
+    return flags.copy_order(a, "K") if isinstance(a, ndarray) else "C"
+
+
 def _like_shape_dtype(a, dtype, shape):
     dt = dtypes.canonical(dtype) if dtype is not None else (
         a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype)
@@ -282,26 +297,26 @@ def _like_shape_dtype(a, dtype, shape):
 @np_doc(np.zeros_like, result_size=_like_size)
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return place(_filled(shape, 0, dt), device)
+    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(a, order, shape))
 
 
 @np_doc(np.ones_like, result_size=_like_size)
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return place(_filled(shape, 1, dt), device)
+    return _laid_out(place(_filled(shape, 1, dt), device), _like_order(a, order, shape))
 
 
 @np_doc(np.empty_like, result_size=_like_size, notes="The contents are zeros.")
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
-    return place(_filled(shape, 0, dt), device)
+    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(prototype, order, shape))
 
 
 @np_doc(np.full_like, result_size=_full_like_size)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return place(ndarray._wrap(_fill_kernel(_fill_value(fill_value, dt), shape,
-                                            dt.char))._as_array(), device)
+    return _laid_out(place(_fill(_fill_value(fill_value, dt), shape, dt), device),
+                     _like_order(a, order, shape))
 
 
 @functools.partial(jit, static_argnums=(2, 3))

@@ -52,8 +52,8 @@ class gufunc(ufunc):
         elif axes is not None:
             in_axes = [_entry(e) for e in list(axes)[:self.nin]]
             out_axes = _entry(axes[self.nin]) if len(axes) > self.nin else ()
-            if keepdims:
-                out_axes = in_axes[0]
+            if keepdims and len(axes) == self.nin:  # the kept axes: the output's last ones
+                out_axes = tuple(range(-len(in_axes[0]), 0))
         else:  # keepdims alone: the default core axes, the last ones
             in_axes = [tuple(range(-k, 0)) for k in ins]
             out_axes = in_axes[0]
@@ -67,14 +67,14 @@ class gufunc(ufunc):
             single = out[0] if isinstance(out, tuple) else out
             if single is not None:
                 k = len(out_axes)
-                dims = [normalize_axis_index(a, single.ndim) for a in out_axes]
-                if keepdims:  # the kept size-1 axes squeezed away: a view that writes through
-                    view = squeeze(single, axis=tuple(dims))
-                elif k:
-                    view = moveaxis(single, dims, list(range(single.ndim - k, single.ndim)))
-                else:
-                    view = single
                 try:
+                    dims = [normalize_axis_index(a, single.ndim) for a in out_axes]
+                    if keepdims:  # the kept size-1 axes squeezed away: a view writing through
+                        view = squeeze(single, axis=tuple(dims))
+                    elif k:
+                        view = moveaxis(single, dims, list(range(single.ndim - k, single.ndim)))
+                    else:
+                        view = single
                     super().__call__(*moved, **dict(kwargs, out=view))
                 except ValueError:  # NumPy's message names the operands as the caller gave them
                     self._axes_numpy_error(ops, spec, single)

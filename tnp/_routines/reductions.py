@@ -6,16 +6,17 @@
 function run by the one probe on a placeholder); ``mean`` and ``var`` accumulate with that
 engine's reduction body. Never JAX's defaults.
 """
+import warnings
 from typing import Optional
 
-from .._core.jaxload import jnp
+from .._core.jaxload import jnp, Tracer
 import numpy as np
 
 from .._core import lazy, probe
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
-                               single_out)
+                               single_out, where_mask)
 from .._core.np_doc import np_doc
 from .._core.ufunc import reduce_body
 from .creation import asarray
@@ -72,6 +73,20 @@ def count(shape, where, axes, keepdims):
         return int(np.prod([shape[i] for i in axes], dtype=np.int64))
     w = jnp.broadcast_to(where, shape)
     return jnp.sum(w, axis=axes, keepdims=keepdims, dtype=np.int64)
+
+
+def _warn_few(a, where, axes, ddof, message):
+    """NumPy's RuntimeWarning from ``mean`` ("Mean of empty slice") and ``var``/``std``
+    ("Degrees of freedom <= 0 for slice"): some slice has at most ``ddof`` elements (a sync
+    where ``where`` is given; none under a JAX trace)."""
+    if where is None:
+        few = count(a.shape, None, axes, False) <= ddof
+    else:
+        few = jnp.any(count(a.shape, where_mask(where), axes, False) <= ddof)
+        if isinstance(few, Tracer):
+            return
+    if few:
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
 def checked_out(out, a, axes, keep, numpy_fn=np.add.reduce, **kw):
@@ -171,6 +186,7 @@ def _plan(name, a, axis, dtype, keepdims, **kw):
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
     a = a if type(a) is ndarray else asarray(a)
     rt, axes, kd = _plan("mean", a, axis, dtype, keepdims, where=where)
+    _warn_few(a, _where(where), axes, 0, "Mean of empty slice")
     return _mean(a, _where(where), axes, kd, accum_dtype(a.dtype, dtype), rt,
                  checked_out(out, a, axes, kd))
 
@@ -208,6 +224,7 @@ def _var_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correction
         ddof = correction
     m = None if mean is _NoValue else mean
     check_cast(rt, out, "sqrt" if name == "std" else "add")
+    _warn_few(a, _where(where), axes, ddof, "Degrees of freedom <= 0 for slice")
     return _var(a, _where(where), m, axes, kd, ddof, accum_dtype(a.dtype, dtype), rt,
                 name == "std", checked_out(out, a, axes, kd))
 

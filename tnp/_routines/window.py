@@ -2,20 +2,29 @@
 from .._core.jaxload import jnp
 import numpy as np
 
+from .._core import dtypes
 from .._core.normalize import normalize
 from .._core.np_doc import np_doc
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 
 
-def _grid(M):
-    """NumPy's preamble: M as float64 (so M may be any real), and the symmetric grid 1-M..M-1."""
+def _as_float(M):
+    """NumPy's preamble: M as a float (float64; a longdouble M stays one, and NumPy computes
+    the window: ``UnsupportedDtype`` sends the call to the host tier)."""
     M = np.array([0.0, M])[1]
+    dtypes.check_supported(M.dtype)
+    return M
+
+
+def _grid(M):
+    """M as a float, and the symmetric grid 1-M..M-1."""
+    M = _as_float(M)
     return M, jnp.arange(1 - M, M, 2, dtype=np.float64)
 
 
 def _special(M):
-    M = np.array([0.0, M])[1]
+    M = _as_float(M)
     if M < 1:
         return jnp.zeros((0,), np.float64)
     if M == 1:
@@ -65,9 +74,9 @@ def hanning(M):
 @np_doc(np.kaiser)
 @normalize
 def kaiser(M, beta):
+    M = _as_float(M)
     if M == 1:
         return jnp.ones((1,), np.float64)
-    M = np.array([0.0, M])[1]
     n = jnp.arange(0, M, dtype=np.float64)
     alpha = (M - 1) / 2.0
     beta = float(beta)
