@@ -129,14 +129,18 @@ class _Jit:
         self.fun, self.options, self.real = fun, options, None
 
     def __call__(self, *args, **kwargs):
-        if self.real is None:
-            load()
-        return self.real(*args, **kwargs)
+        real = self.real
+        return (real if real is not None else self._make())(*args, **kwargs)
 
     def __getattr__(self, attr):  # lower, clear_cache, ... of the jitted function
-        if self.real is None:
-            load()
-        return getattr(self.real, attr)
+        real = self.real
+        return getattr(real if real is not None else self._make(), attr)
+
+    def _make(self):
+        load()
+        if self.real is None:  # made while _set_up ran (another thread): not in its list
+            self.real = importlib.import_module("jax").jit(self.fun, **self.options)
+        return self.real
 
 
 def jit(fun=None, **options):
