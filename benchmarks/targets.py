@@ -21,6 +21,15 @@ def _measures(rows):
     """(target, limit, measured text, met) for each target the rows can answer; ``met`` is None
     for a reference line that is not a target."""
     out = []
+    ops = _ratios(rows, "dispatch", "tnp/numpy", lambda r: "unread" not in r["name"])
+    if ops:
+        m = statistics.median(ops)
+        out.append(("dispatch basket, median tnp/NumPy (default placement)", "<= 1.5",
+                    f"{m:.2f}", m <= 1.5))
+    floor = _ratios(rows, "dispatch floor", "floor wrapper/numpy")
+    if floor:
+        out.append(("the same for a bare wrapper class (``dispatch floor``: its median)",
+                    "(reference)", f"{statistics.median(floor):.2f}", None))
     basket = _ratios(rows, "dispatch", "tnp/jax", lambda r: "unread" not in r["name"])
     if basket:
         m = statistics.median(basket)

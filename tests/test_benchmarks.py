@@ -15,5 +15,9 @@ def test_quick_benchmark_writes_results(tmp_path):
     data = json.loads((tmp_path / "results.json").read_text())
     assert "## dispatch" in md and "tnp/jax" in md
     assert "## Targets" in md and "dispatch basket, median tnp/jax.numpy eager" in md
-    assert {r["group"] for r in data["rows"]} == {"dispatch"}
-    assert all({"numpy", "jax", "tnp"} <= set(r["median_s"]) for r in data["rows"])
+    assert "dispatch basket, median tnp/NumPy (default placement)" in md
+    assert {r["group"] for r in data["rows"]} == {"dispatch", "dispatch floor"}
+    assert all({"numpy", "jax", "tnp"} <= set(r["median_s"]) for r in data["rows"]
+               if r["group"] == "dispatch")
+    assert all({"numpy", "floor wrapper", "tnp"} == set(r["median_s"]) for r in data["rows"]
+               if r["group"] == "dispatch floor")

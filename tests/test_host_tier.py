@@ -614,6 +614,51 @@ def test_random_results_are_placed_and_exact(mode):
     placed(legacy.permutation(np.arange(8)), ref.permutation(np.arange(8)), mode)
 
 
+CREATION_ARGUMENTS = {
+    "zeros dtype class": lambda xp: xp.zeros(5, np.float32),
+    "zeros F order": lambda xp: xp.zeros((2, 3), dtype="i2", order="F"),
+    "ones shape list": lambda xp: xp.ones([2, 2], dtype=np.dtype(np.complex64)),
+    "empty of no elements": lambda xp: xp.empty(0),
+    "full NumPy scalar": lambda xp: xp.full((2, 3), np.float16(1.5)),
+    "full a tnp/NumPy 0-d array": lambda xp: xp.full(3, xp.asarray(7, dtype=np.int8)),
+    "arange float step": lambda xp: xp.arange(1, 10, 2.5),
+    "arange dtype": lambda xp: xp.arange(5, dtype=np.uint8),
+    "linspace": lambda xp: xp.linspace(0, 1, 5, endpoint=False, retstep=True),
+    "eye": lambda xp: xp.eye(3, k=1, dtype=int),
+    "zeros_like list": lambda xp: xp.zeros_like([[1, 2], [3, 4]]),
+    "str dtype": lambda xp: xp.full(2, "ab"),
+    "datetime": lambda xp: xp.arange("2016-07", "2016-08", dtype="datetime64[D]"),
+}
+
+
+@pytest.mark.parametrize("name", CREATION_ARGUMENTS)
+def test_creation_on_the_host_is_numpys(auto, name):
+    """Creation routines with a small result run NumPy's own routine (``host.create``, or
+    ``host.call`` where an argument is an array): dtype,
+    shape, values, layout and writeability are NumPy's, and the result is a host-tier array."""
+    expected = CREATION_ARGUMENTS[name](np)
+    actual = CREATION_ARGUMENTS[name](tnp)
+    same(actual, expected)
+    for a, e in zip(*((actual, expected) if isinstance(expected, tuple)
+                      else ((actual,), (expected,)))):
+        if isinstance(e, np.ndarray):
+            assert a._on_host
+            assert a.flags.f_contiguous == e.flags.f_contiguous
+            assert a.flags.c_contiguous == e.flags.c_contiguous
+            assert a.flags.writeable
+
+
+@pytest.mark.parametrize("call", [lambda xp: xp.zeros(-1), lambda xp: xp.arange(0, 5, 0),
+                                  lambda xp: xp.zeros((2, 2), dtype="q4"),
+                                  lambda xp: xp.ones(3, order="X")])
+def test_creation_errors_on_the_host_are_numpys(auto, call):
+    with pytest.raises(Exception) as expected:
+        call(np)
+    with pytest.raises(type(expected.value)) as actual:
+        call(tnp)
+    assert str(actual.value) == str(expected.value)
+
+
 # ---- creation routines: placed by their result's size, before anything is allocated ----------
 CREATION = {
     "zeros": lambda xp, n: xp.zeros((2, n // 2), np.int32),

@@ -103,17 +103,13 @@ def numpy_exception(numpy_fn, args, kwargs):
     return None
 
 
-def _made_on_device(result_size, args, kwargs):
-    """Whether a creation call's result is made on the device directly (``result_size``: its
-    element count from the call's arguments, None where unknown: then NumPy decides, and a bad
-    argument gets NumPy's error)."""
-    if placement.MODE != "auto":  # (no cost in the other mode)
-        return False
+def _result_size(result_size, args, kwargs):
+    """A creation call's element count from its arguments (``result_size``), None where unknown
+    (then NumPy decides, and a bad argument gets NumPy's error)."""
     try:
-        size = result_size(*args, **kwargs)
+        return result_size(*args, **kwargs)
     except (TypeError, ValueError, OverflowError):
-        return False
-    return size is not None and placement.made_on_device(size)
+        return None
 
 
 def unbound_like(fn, numpy_obj):
@@ -136,9 +132,16 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
     host and then copied (``placement.made_on_device``)."""
     @functools.wraps(impl)
     def call(*args, **kwargs):
-        if host_tier and placement.routing and not (
-                result_size is not None and _made_on_device(result_size, args, kwargs)):
-            r = host.call(numpy_fn, args, kwargs)
+        if host_tier and placement.routing:
+            size = None
+            if result_size is not None and placement.MODE == "auto":
+                size = _result_size(result_size, args, kwargs)
+            if size is None:
+                r = host.call(numpy_fn, args, kwargs)
+            elif placement.made_on_device(size):
+                r = host.DECLINED  # made on the device directly, not by NumPy and then copied
+            else:
+                r = host.create(numpy_fn, args, kwargs)
             if r is not host.DECLINED:
                 return r
         try:

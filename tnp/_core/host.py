@@ -32,34 +32,29 @@ def operands(numpy_fn, args):
     broadcast to a result the placement rule puts on the device (``placement.made_on_device``:
     the device computes it, rather than NumPy and then a copy); None otherwise."""
     vals = []
-    found = placement.MODE == "auto"  # Python scalars alone run here in that mode only
-    shape = mixed = None  # the first array's shape; whether another's differs
+    shapes = set()
     for a in args:
         t = type(a)
         if t is ndarray:
-            root = a._base
-            if root is None:
+            if a._base is None:
                 b = a._buf
                 if type(b) is not np.ndarray:
                     return None
             else:  # a view NumPy made, of the buffer its root still has (``_host_view``)
                 h = a._hview
-                if h is None or h[0] is not root._buf:
+                if h is None or h[0] is not a._base._buf:
                     return None
                 b = h[1]
-            vals.append(b)
-            found = True
-            if shape is None:
-                shape = b.shape
-            elif b.shape != shape:
-                mixed = True
+            shapes.add(b.shape)
         elif t in _SCALARS:
-            vals.append(a)
+            b = a
         else:
             return None
-    if not found or in_trace():
+        vals.append(b)
+    # Python scalars alone run here in the mode "auto" only
+    if not (shapes or placement.MODE == "auto") or in_trace():
         return None
-    if mixed and numpy_fn.signature is None and _broadcast_to_device(vals):
+    if len(shapes) > 1 and numpy_fn.signature is None and _broadcast_to_device(shapes):
         return DECLINED
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:
@@ -69,10 +64,11 @@ def operands(numpy_fn, args):
     return r
 
 
-def _broadcast_to_device(vals):
-    """Whether host operands of different shapes broadcast to a result placed on the device."""
+def _broadcast_to_device(shapes):
+    """Whether host operands of these different shapes broadcast to a result placed on the
+    device."""
     try:
-        shape = np.broadcast_shapes(*(v.shape for v in vals if type(v) is np.ndarray))
+        shape = np.broadcast_shapes(*shapes)
     except ValueError:
         return False  # NumPy's error, raised by NumPy
     return placement.made_on_device(math.prod(shape))
@@ -95,6 +91,35 @@ def unsupported(numpy_fn, args, kwargs):
     if r is DECLINED:
         raise
     return r
+
+
+_CREATION_PLAIN = frozenset({int, float, bool, complex, str, type(None), type})
+
+
+def _plain(x):
+    """Whether ``x`` is a creation routine's argument that holds no array: a number, a string,
+    a dtype (class or instance), None, or a short tuple/list of Python ints (a shape)."""
+    t = type(x)
+    if t in _CREATION_PLAIN or isinstance(x, (np.dtype, np.generic)):
+        return True
+    return (t is tuple or t is list) and len(x) <= 64 and all(type(v) is int for v in x)
+
+
+def create(numpy_fn, args, kwargs):
+    """A creation routine's call (``zeros``, ``arange``...) whose result the placement rule
+    keeps on the host (``frontend.entry`` decided from its ``result_size``): NumPy's result,
+    placed, without ``call``'s conversion of the arguments when none of them can hold an array;
+    otherwise ``call``."""
+    for a in args:
+        if not _plain(a):
+            return call(numpy_fn, args, kwargs)
+    if kwargs and not (all(map(_plain, kwargs.values()))
+                       and kwargs.get("device", "cpu") in ("cpu", None)):
+        return call(numpy_fn, args, kwargs)
+    if in_trace():
+        return DECLINED  # traced: the implementation records it
+    r = numpy_fn(*args, **kwargs)
+    return placement.new_root(r) if type(r) is np.ndarray else _wrap(r, args, kwargs)
 
 
 def call(numpy_fn, args, kwargs, unsupported=False):

@@ -48,24 +48,19 @@ class ndarray:
         return self
 
     @classmethod
-    def _wrap_host(cls, buf, writeable=True):
+    def _wrap_host(cls, buf, dtype, writeable=True):
         """A new host-tier root: ``buf`` is a read-only NumPy view of the array the root owns
-        (``buf.base``, written only by the write path: ``placement.new_root``)."""
+        (``buf.base``, written only by the write path: ``placement.new_root``), ``dtype`` its
+        canonical dtype."""
         self = object.__new__(cls)
         self._buf = buf
-        self._base = None
+        self._base = self._rshape = self._hview = self._cache = self._trace = None
         self._lens = self._dyn = ()
         self._shape = buf.shape
-        dt = buf.dtype
-        self._dtype = dtypes.CANONICAL.get(dt, dt)
-        self._scalar = False
+        self._dtype = dtype
+        self._scalar = self._exported = False
         self._version = 0
-        self._cache = None
         self._writeable = writeable
-        self._exported = False
-        self._trace = None  # NumPy's data belongs to no trace
-        self._rshape = None
-        self._hview = None
         return self
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
@@ -181,9 +176,7 @@ class ndarray:
             raise dtypes.unsupported_dtype_error(host.dtype)
         syncs.record("to_device", host)
         with tracing.outside_trace():  # concrete, even when first needed under a trace
-            # from a private copy: JAX may alias a NumPy array's memory on a CPU, and the write
-            # path changes the root's array in place
-            v = jax.device_put(np.array(dtypes.native(host)))
+            v = device_copy(host)  # (the write path changes the root's array in place)
         self._cache = (version, v)
         return v
 
@@ -388,6 +381,14 @@ class ndarray:
 
 
 # ---- host values of operands (the host tier and its write path) ----------------------------
+def device_copy(data, dtype=None, ndmin=0):
+    """``np.array(data, dtype, ndmin=ndmin)`` on the device, from a private copy: JAX may alias
+    an aligned NumPy array's memory on a CPU, and whoever owns ``data`` may change it in place
+    while the device value is still in use. (``placement.new_root`` owns its array, and gives
+    it to JAX without this copy.)"""
+    return jax.device_put(dtypes.native(np.array(data, dtype=dtype, ndmin=ndmin, copy=True)))
+
+
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, np.dtype})
 
 

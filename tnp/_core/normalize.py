@@ -17,7 +17,7 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 from . import caches, casting, dtypes, lazy, probe, write
-from .ndarray import ndarray
+from .ndarray import device_copy, ndarray
 
 
 class ArrayLike:
@@ -53,9 +53,8 @@ def to_jax(x, dtype=None, ndmin=0):
     elif isinstance(x, JaxArray):
         dtypes.check_supported(np.dtype(x.dtype))
         v = x
-    else:  # a private copy: JAX may alias an aligned NumPy array's memory on a CPU, and the
-        # caller may change theirs while the computation still runs
-        return jax.device_put(dtypes.native(np.array(x, dtype=dtype, ndmin=ndmin, copy=True)))
+    else:  # the caller may change theirs while the computation still runs
+        return device_copy(x, dtype, ndmin)
     if dtype is not None:
         v = casting.cast(v, dtype)
     if v.ndim < ndmin:
