@@ -277,3 +277,22 @@ def test_value_dependent_sync_points_are_counted(name, call):
     before = syncs.COUNTS.copy()
     call()
     assert (syncs.COUNTS - before)[name] >= 1
+
+
+@pytest.mark.usefixtures("device_placement")  # device syncs
+@pytest.mark.parametrize("call", [
+    lambda xp: xp.unravel_index(xp.asarray([1, 5]), (3, 3)),
+    lambda xp: xp.ravel_multi_index((xp.asarray([1, 2]), xp.asarray([0, 2])), (3, 3)),
+])
+def test_an_index_check_is_one_sync(call):
+    """The bounds check of ``unravel_index``/``ravel_multi_index`` reads one flag: one "check"
+    sync, not also a "scalar" one (``bool()`` of a tnp array); results are NumPy's."""
+    before = syncs.COUNTS.copy()
+    actual = call(tnp)
+    new = syncs.COUNTS - before
+    assert new["check"] == 1 and new["scalar"] == 0, new
+    expected = call(np)
+    for a, e in zip(*((actual, expected) if isinstance(expected, tuple)
+                      else ((actual,), (expected,)))):
+        assert a.dtype == e.dtype and a.shape == e.shape
+        np.testing.assert_array_equal(np.asarray(a), e)

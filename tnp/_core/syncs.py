@@ -74,7 +74,8 @@ def direction(name):
 
 
 def check(flag):
-    """``bool(flag)`` of a device value that decides an error or a Python result."""
+    """``bool(flag)`` of a device value (a ``jax.Array``, not a tnp array: its ``__bool__``
+    would count a second sync) that decides an error or a Python result."""
     record("check", flag)
     return bool(flag)
 

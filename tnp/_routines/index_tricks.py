@@ -153,7 +153,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     out, bad = _ravel_kernel(idx, dims, modes, _order(order))
     if "raise" in modes:
         concrete(bad._value, "ravel_multi_index", "mode='wrap' or mode='clip'")
-        if syncs.check(bad):
+        if syncs.check(bad._value):
             raise ValueError("invalid entry in coordinates array")
     return out
 
@@ -178,7 +178,7 @@ def unravel_index(indices, shape, order="C"):
         operator.index(d) for d in shape)
     out, bad = _unravel_kernel(indices, dims, _order(order))
     concrete(bad._value, "unravel_index", "jnp.unravel_index")
-    if syncs.check(bad):
+    if syncs.check(bad._value):
         host = np.asarray(indices).ravel()
         size = int(np.prod(dims, dtype=np.int64))
         first = host[(host < 0) | (host >= size)][0]
