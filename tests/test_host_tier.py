@@ -805,3 +805,21 @@ def test_an_array_numpy_returns_twice_is_one_tnp_array(auto):
     want[0][0] = 9.0
     got[0][0] = 9.0
     same(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int16, object])
+def test_sliding_window_view_of_a_host_array(auto, dtype):
+    """NumPy's windows of a host array, as a read-only host array (a copy: NumPy's is a view,
+    tnp's is a copy on either tier); writing it raises NumPy's ValueError."""
+    a = np.arange(12).astype(dtype).reshape(3, 4)
+    t = tnp.asarray(a.copy())
+    expected = np.lib.stride_tricks.sliding_window_view(a, (2, 2))
+    actual = tnp.lib.stride_tricks.sliding_window_view(t, (2, 2))
+    assert actual._on_host
+    same(actual, expected)
+    assert actual.flags.writeable == expected.flags.writeable == False  # noqa: E712
+    with pytest.raises(ValueError) as e:
+        expected[0, 0, 0, 0] = 1
+    with pytest.raises(type(e.value)):
+        actual[0, 0, 0, 0] = 1
+    same(t, a)

@@ -1,13 +1,14 @@
 """``numpy.lib.stride_tricks``: sliding_window_view.
 
 XLA has no strided views: the windows are gathered into a new, read-only array (a copy, so it
-costs window-size times the memory of a NumPy view)."""
+costs window-size times the memory of a NumPy view). A host-tier array's windows are NumPy's,
+copied on the host (the same read-only copy, without the device)."""
 import functools
 
 from .._core.jaxload import jit, jnp
 import numpy as np
 
-from .._core import probe
+from .._core import placement, probe
 from .._core.fallback import module_getattr as _module_getattr
 from .._core.ndarray import ndarray
 from .._core.np_doc import np_doc
@@ -37,6 +38,11 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if writeable:
         raise ValueError("tnp: sliding_window_view(writeable=True) is not supported (the "
                          "result is a copy, not a view)")
+    if x._on_host:
+        r = placement.new_root(np.lib.stride_tricks.sliding_window_view(
+            x._host(), window_shape, axis).copy())
+        r.setflags(write=False)
+        return r
     if axis is None:
         axis = tuple(range(x.ndim))
     else:
