@@ -32,29 +32,33 @@ def operands(numpy_fn, args):
     broadcast to a result the placement rule puts on the device (``placement.made_on_device``:
     the device computes it, rather than NumPy and then a copy); None otherwise."""
     vals = []
-    shapes = set()
+    shape = mixed = None  # the first array's shape; whether another's differs
     for a in args:
         t = type(a)
         if t is ndarray:
-            if a._base is None:
+            root = a._base
+            if root is None:
                 b = a._buf
                 if type(b) is not np.ndarray:
                     return None
             else:  # a view NumPy made, of the buffer its root still has (``_host_view``)
                 h = a._hview
-                if h is None or h[0] is not a._base._buf:
+                if h is None or h[0] is not root._buf:
                     return None
                 b = h[1]
-            shapes.add(b.shape)
+            if shape is None:
+                shape = a._shape
+            elif a._shape != shape:
+                mixed = True
         elif t in _SCALARS:
             b = a
         else:
             return None
         vals.append(b)
     # Python scalars alone run here in the mode "auto" only
-    if not (shapes or placement.MODE == "auto") or in_trace():
+    if (shape is None and placement.MODE != "auto") or in_trace():
         return None
-    if len(shapes) > 1 and numpy_fn.signature is None and _broadcast_to_device(shapes):
+    if mixed and numpy_fn.signature is None and _broadcast_to_device(vals):
         return DECLINED
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:
@@ -64,11 +68,10 @@ def operands(numpy_fn, args):
     return r
 
 
-def _broadcast_to_device(shapes):
-    """Whether host operands of these different shapes broadcast to a result placed on the
-    device."""
+def _broadcast_to_device(vals):
+    """Whether host operands of different shapes broadcast to a result placed on the device."""
     try:
-        shape = np.broadcast_shapes(*shapes)
+        shape = np.broadcast_shapes(*(v.shape for v in vals if type(v) is np.ndarray))
     except ValueError:
         return False  # NumPy's error, raised by NumPy
     return placement.made_on_device(math.prod(shape))
@@ -126,10 +129,13 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     """NumPy's ``numpy_fn(*args, **kwargs)`` on the host values of the arguments, its results
     as tnp arrays, when the call runs on the host; DECLINED otherwise. ``unsupported``: see
     ``unsupported``."""
+    hkwargs = {}
     try:
-        hargs = [numpy_value(a, unsupported) for a in args]
-        hkwargs = {k: numpy_value(v, unsupported) for k, v in kwargs.items()
-                   if k != "out" and v is not np._NoValue} if kwargs else {}  # not given
+        hargs = list(map(numpy_value, args)) if not unsupported else [
+            numpy_value(a, True) for a in args]
+        for k, v in kwargs.items():
+            if k != "out" and v is not np._NoValue:  # (_NoValue: not given)
+                hkwargs[k] = numpy_value(v, unsupported)
     except OnDevice:
         return DECLINED
     if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):

@@ -95,16 +95,16 @@ def new_root(host):
     canon = dtypes.CANONICAL.get(dt)  # None: a dtype only the host can hold
     hflags = host.flags
     writeable = hflags.writeable
-    fortran = hflags.fnc  # NumPy's result laid out in Fortran order: so is the root (``flags``)
     if canon is None or (host.size < THRESHOLD and MODE == "auto"):
         routing = True
-        if not (hflags.owndata and writeable):
+        if not (writeable and hflags.owndata):
             # the root owns its memory, written only by the write path
-            host = host.copy(order="F" if fortran else "C")
+            host = host.copy(order="F" if hflags.fnc else "C")
         buf = host.view()  # what everything else sees: read-only (``write.writing``)
         buf.setflags(write=False)
         root = ndarray._wrap_host(buf, dt if canon is None else canon, writeable)
     else:
         # it owns ``host``: given to JAX without ``device_copy``'s copy (JAX may alias it)
         root = ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)
-    return flags.mark_fortran(root) if fortran else root
+    # NumPy's result laid out in Fortran order: so is the root (``flags``: its layout reports)
+    return flags.mark_fortran(root) if hflags.fnc else root
