@@ -132,3 +132,27 @@ report(r=(a + 1).tolist(), state=jax_state(),
     assert got["device"]
     assert got["r"] == (np.arange(6).reshape(2, 3) + 1).tolist()
     assert got["state"] == _expected_state()
+
+
+def test_a_stand_in_kept_past_the_set_up_answers_for_jax():
+    """A stand-in that a module bound while JAX was being set up in another thread (so the
+    swap missed it; a local variable here plays that module) still answers correctly: a class
+    stand-in's isinstance/issubclass are the real class's, ``until_loaded`` gives ``after``."""
+    r = _run("""
+import numpy as np
+import tnp
+from tnp._core import jaxload
+A = jaxload.cls("jax", "Array")
+f = jaxload.until_loaded(lambda x: ("before", x), lambda x: ("after", x))
+before = dict(inst=isinstance(np.ones(1), A), sub=issubclass(np.ndarray, A), f=f(1)[0],
+              loaded=jaxload.loaded())
+t = tnp.add(tnp.ones(100000), 1.0)  # the first device operation: JAX set up
+import jax.numpy as jnp
+report(before=before, inst=isinstance(jnp.ones(1), A), sub=issubclass(type(jnp.ones(1)), A),
+       numpy_inst=isinstance(np.ones(1), A), f=f(2),
+       value=float(t[0]))
+""")
+    assert r["before"] == dict(inst=False, sub=False, f="before", loaded=False)
+    assert r["inst"] and r["sub"] and not r["numpy_inst"]
+    assert r["f"] == ["after", 2]
+    assert r["value"] == float(np.add(np.ones(100000), 1.0)[0])

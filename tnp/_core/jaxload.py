@@ -102,23 +102,39 @@ def module(name):
     return _register(_Module(name), lambda: importlib.import_module(name))
 
 
+class _PendingClass(type):
+    """The type of a class stand-in: until JAX is imported nothing is an instance or a
+    subclass of it; after, ``isinstance``/``issubclass`` answer for the real class (a stand-in
+    that a module bound while JAX was being set up, in another thread, and so kept)."""
+
+    def __instancecheck__(cls, x):
+        return _LOADED and isinstance(x, cls._real())
+
+    def __subclasscheck__(cls, c):
+        return _LOADED and issubclass(c, cls._real())
+
+
 def cls(module_name, name):
     """The class ``name`` of JAX module ``module_name``; until JAX is imported, a class with no
-    instances (``type(x) is ArrayImpl`` is then rightly false)."""
+    instances (``type(x) is ArrayImpl`` is then rightly false; see ``_PendingClass``)."""
     def real():
         return getattr(importlib.import_module(module_name), name)
     if _LOADED:
         return real()
-    return _register(type(name, (), {"__doc__": f"{module_name}.{name}, not imported yet"}),
-                     real)
+    return _register(_PendingClass(name, (), {"__doc__": f"{module_name}.{name}, not imported yet",
+                                              "_real": staticmethod(real)}), real)
 
 
 def until_loaded(before, after):
     """``before`` (a function that needs no JAX) until JAX is imported, then ``after`` in its
-    place: the one that tnp modules hold is swapped, so neither pays a check."""
+    place: the one that tnp modules hold is swapped, so neither pays a check. (A module that
+    bound the stand-in while JAX was being set up, in another thread, keeps one that asks.)"""
     if _LOADED:
         return after
-    return _register(before, lambda: after)
+
+    def standin(*args):
+        return (after if _LOADED else before)(*args)
+    return _register(standin, lambda: after)
 
 
 class _Jit:
