@@ -197,8 +197,8 @@ class _Methods:
             shape = shape[0]
         if type(self._root._buf) is np.ndarray and order == "C" and copy is None:  # host tier
             r = self._host().reshape(shape)
-            lens = ((("reshape", (self._shape, r.shape)),), ((),))
-            return _host_result(self, r, lambda: lens)
+            old = self._shape
+            return _host_result(self, r, lambda: ((("reshape", (old, r.shape)),), ((),)))
         return _ns.reshape(self, shape, order=order, copy=copy)
 
     def transpose(self, *axes):
@@ -208,9 +208,7 @@ class _Methods:
         if type(self._root._buf) is np.ndarray:  # host tier: NumPy's view
             r = self._host().transpose(axes)
             n = len(self._shape)
-            perm = tuple(range(n))[::-1] if axes is None else tuple(operator.index(x) % n
-                                                                     for x in axes)
-            return _host_result(self, r, lambda: ((("transpose", perm),), ((),)))
+            return _host_result(self, r, lambda: ((("transpose", _permutation(n, axes)),), ((),)))
         return _ns.transpose(self, axes)
 
     def view(self, dtype=None, type=None):
@@ -445,7 +443,8 @@ def _getitem_host(a, index):
             return a._view(("field", (field, offset)), (), a._shape, field)
         return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
     shape = a._shape
-    return _host_result(a, a._host()[numpy_value(index, pull=True)],
+    value = a._buf if a._base is None else a._host()
+    return _host_result(a, value[numpy_value(index, pull=True)],
                         lambda: _index_lenses(shape, index))
 
 
@@ -458,9 +457,15 @@ def _index_lenses(shape, index):
 def _host_result(a, r, lenses):
     """NumPy's result ``r`` of a call on the host array ``a``: a view of its root's buffer as a
     tnp view (``ndarray._host_view``), anything else as a new array or a scalar."""
-    if type(r) is np.ndarray and r.base is not None and r.base is a._root._buf.base:
+    if type(r) is np.ndarray and r.base is not None and r.base is (
+            a if a._base is None else a._base)._buf.base:
         return a._host_view(r, lenses)
     return host.wrap_new(r)
+
+
+def _permutation(n, axes):
+    """The axes permutation of ``transpose(axes)`` of an ``n``-d array (checked by NumPy)."""
+    return tuple(range(n))[::-1] if axes is None else tuple(operator.index(x) % n for x in axes)
 
 
 def _binary(ufunc_name):
