@@ -1,4 +1,5 @@
-"""Lazy fusion (a prototype, off by default: ``TNP_LAZY=1`` or ``enable()``).
+"""Lazy fusion, on by default (``TNP_LAZY=0`` or ``enable(False)`` turns it off: eager, one
+dispatch per operation, for debugging and for comparison in the benchmarks).
 
 When on (and no JAX trace is active: ``recording``), a device-tier call records a pending
 ``Node`` (a function returning one array, its operands: concrete arrays, scalars, other nodes,
@@ -14,7 +15,10 @@ through its lenses by a node (``operand``), so views of pending values stay pend
 array) compiles the pending graph reachable from the root's node, and from the other nodes of
 its graph set (``_Graph``) that live roots hold, as one ``jax.jit`` of the composed functions,
 whose inputs are the graph's concrete leaves and scalars and whose outputs
-are the nodes that a live root still holds, and stores each result in its root. Compiled graphs
+are the nodes that a live root still holds, and stores each result in its root. An array leaf
+that only the graph's nodes hold (a root rebound by an in-place write, nothing else referring to
+it: ``_donations``) is donated to an output of its shape and dtype, so an in-place loop keeps
+its buffer. Compiled graphs
 are cached by structure (functions, wiring, leaf kinds, outputs); JAX specialises each by the
 leaves' shapes and dtypes. The pending graph a node joins (``_Graph``) is bounded: a node is
 forced when recorded once its graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64)
