@@ -48,8 +48,6 @@ BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
 _LOCK = threading.RLock()
 _UNION = threading.Lock()  # joins graph sets (``_new``)
 _GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed functions
-_DTYPES = {}  # ufunc kernel -> its result dtype
-_UFUNCS = {}  # ufunc kernel -> its function returning the one result
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
@@ -133,10 +131,13 @@ def record(kernel, values, core=False):
             shapes.append(v.shape)
         elif t not in _SCALARS:
             return None
-    fn = _UFUNCS.get(kernel)
-    if fn is None:
+    # the kernel's function returning its one result, and that result's dtype: kept on the
+    # kernel, so they go when a kernel cache drops it
+    own = getattr(kernel, "lazy_one", None)
+    if own is None:
         inner = kernel.__wrapped__
-        fn = _UFUNCS[kernel] = lambda *xs: inner(*xs)[0][0]
+        own = kernel.lazy_one = [lambda *xs: inner(*xs)[0][0], None]
+    fn = own[0]
     if core:
         try:
             aval = _abstract(kernel, fn, values)
@@ -148,9 +149,9 @@ def record(kernel, values, core=False):
             len(shapes) == 2 and shapes[0] == shapes[1]) else np.broadcast_shapes(*shapes)
     except ValueError:
         return None
-    dt = _DTYPES.get(kernel)
+    dt = own[1]
     if dt is None:
-        dt = _DTYPES[kernel] = np.dtype(jax.eval_shape(fn, *(
+        dt = own[1] = np.dtype(jax.eval_shape(fn, *(
             jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node else v
             for v in values)).dtype)
     return _new(fn, values, shape, dt)
