@@ -369,7 +369,8 @@ def _wire(order):
     they are) with their kinds (None for an array, else the type), and per array leaf the
     references the nodes' operand tuples hold to it (None: a computed node holds it too)."""
     index = {id(n): i for i, n in enumerate(order)}
-    wiring, leaves, kinds, uses, leaf_pos = [], [], [], [], {}
+    wiring, leaves, kinds, uses, leaf_pos = [], [], [], [], {}  # leaf_pos: an array's id, or
+    # a plain operand's type and repr -> its leaf
     for n in order:
         w = []
         for a in n.args:
@@ -388,14 +389,26 @@ def _wire(order):
                     kinds.append(None)
                     uses.append(0)
                 uses[i] = uses[i] + 1 if direct and uses[i] is not None else None
-            else:
-                i = len(leaves)
-                leaves.append(a)
-                kinds.append(type(a))
-                uses.append(None)
+            else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
+                # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
+                # writes in place); other operands one leaf each
+                k = (t, repr(a)) if _plain(a) else id(a)
+                i = leaf_pos.get(k)
+                if i is None:
+                    i = leaf_pos[k] = len(leaves)
+                    leaves.append(a)
+                    kinds.append(t)
+                    uses.append(None)
             w.append(i)
         wiring.append((n.fn, tuple(w)))
     return tuple(wiring), leaves, kinds, uses
+
+
+def _plain(a):
+    """Whether ``a`` is Python numbers, None and tuples of them: its type and repr tell its
+    value (-0.0 from 0.0, 1 from True)."""
+    t = type(a)
+    return t in _SCALARS or a is None or t is tuple and all(map(_plain, a))
 
 
 def _donations(order, outs, leaves, kinds, uses):
