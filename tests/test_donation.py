@@ -7,18 +7,27 @@ import numpy as np
 import pytest
 
 import tnp
-from tnp._core import write
+from tnp._core import lazy, roots, write
 from engine import assert_same, numpy_from_dlpack
 
 pytestmark = pytest.mark.usefixtures("device_placement")  # device buffers' donation
 
 
 def _ptr(a):
-    return a._root._buf.unsafe_buffer_pointer()
+    return roots.buffer(a._root).unsafe_buffer_pointer()  # a pending value computed first
+
+
+@pytest.fixture(params=[True, False], ids=["lazy", "eager"])
+def lazy_mode(request):
+    old = lazy.enable(request.param)
+    yield request.param
+    lazy.enable(old)
 
 
 @pytest.mark.parametrize("n", [10**3, 10**6])
-def test_sole_owner_write_is_in_place(n):
+def test_sole_owner_write_is_in_place(n, lazy_mode):
+    """Eagerly each write donates; lazily ``a[i:i + 3] += 1.0`` is pending until the next
+    write, whose flush donates the buffer only the pending node holds."""
     a = tnp.zeros(n)
     a[1] = 1.0  # compile
     before = _ptr(a)
@@ -28,9 +37,10 @@ def test_sole_owner_write_is_in_place(n):
     assert _ptr(a) == before  # donated: the device buffer was updated in place
 
 
-def test_whole_array_inplace_operators_donate(monkeypatch):
+def test_whole_array_inplace_operators_donate(monkeypatch, lazy_mode):
     """``a *= s``: the ufunc's operands no longer hold ``a``'s buffer when its result is
-    written, so the write may donate it (the result buffer then becomes ``a``'s)."""
+    written, so the write may donate it (the result buffer then becomes ``a``'s). Lazily,
+    ``a *= 0.5; a += 1.0`` are pending and the ``out=`` write's flush donates the buffer."""
     a, ref = tnp.linspace(0.0, 1.0, 1000), np.linspace(0.0, 1.0, 1000)
     a *= 2.0  # compile
     ref *= 2.0
@@ -47,7 +57,10 @@ def test_whole_array_inplace_operators_donate(monkeypatch):
     ref *= 0.5
     ref += 1.0
     np.multiply(ref, 3.0, out=ref)
-    assert donated == [True] * 3
+    if lazy_mode:  # writes that force a pending value donate, and so do the flushes
+        assert donated and all(donated)
+    else:
+        assert donated == [True] * 3
     assert_same(a, ref)
 
 
@@ -103,7 +116,7 @@ def test_views_and_their_caches_stay_valid():
     assert_same(a, n)
 
 
-def test_dlpack_export_is_never_donated():
+def test_dlpack_export_is_never_donated(lazy_mode):
     a = tnp.arange(5.0)
     exported = numpy_from_dlpack(a)
     before = exported.copy()
@@ -113,6 +126,35 @@ def test_dlpack_export_is_never_donated():
     n = np.arange(5.0)
     n[0] = 42.0
     n *= 2
+    assert_same(a, n)
+
+
+def test_dlpack_export_survives_a_pending_write(lazy_mode):
+    """``a *= 2`` right after the export: lazily, the exported buffer is then held by the
+    pending node alone, and its flush must not donate it."""
+    a = tnp.arange(5.0)
+    exported = numpy_from_dlpack(a)
+    before = exported.copy()
+    a *= 2
+    b = a + 1
+    np.testing.assert_array_equal(exported, before)
+    n = np.arange(5.0)
+    n *= 2
+    assert_same(b, n + 1)
+    assert_same(a, n)
+    np.testing.assert_array_equal(exported, before)
+
+
+def test_pending_reads_keep_the_old_buffer(lazy_mode):
+    """``b = a * 2`` pending, then ``a += 1``: the flush may donate ``a``'s old buffer only
+    when nothing but its nodes holds it; ``b`` keeps reading the old value."""
+    a, n = tnp.arange(1000.0), np.arange(1000.0)
+    b, nb = a * 2, n * 2
+    a += 1
+    n += 1
+    c, nc = a - b, n - nb
+    assert_same(c, nc)
+    assert_same(b, nb)
     assert_same(a, n)
 
 

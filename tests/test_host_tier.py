@@ -312,8 +312,9 @@ def test_large_results_go_to_the_device(auto):
 
 
 def test_small_operands_broadcasting_to_a_large_result_run_on_the_device(auto):
-    """Host operands whose broadcast result the placement rule puts on the device are computed
-    there (not by NumPy, then copied); equal shapes, and gufuncs, stay NumPy's."""
+    """Host operands whose result the placement rule puts on the device (a broadcast, or a
+    matmul's loop and core dimensions) are computed there, not by NumPy and then copied; equal
+    shapes and small results stay NumPy's."""
     previous = placement.configure(threshold=16)
     try:
         a = np.arange(5.)
@@ -323,7 +324,16 @@ def test_small_operands_broadcasting_to_a_large_result_run_on_the_device(auto):
         assert not outer._on_host and syncs.COUNTS["to_device"] - before == 1
         same(outer, a[:, None] * a)
         assert (t + t)._on_host and (t[None, :] @ t[:, None])._on_host
-        same(t[:, None] @ t[None, :], a[:, None] @ a[None, :])  # NumPy's, placed by size
+        m = t[:, None] @ t[None, :]  # 25 elements
+        assert not m._on_host
+        same(m, a[:, None] @ a[None, :])
+        c, d = np.arange(15.).reshape(3, 5), np.arange(12.).reshape(3, 2, 2)
+        for x, y in [(c, c.T), (c.T, c), (c[None], c.T), (a, c.T), (c, a), (d, c[:2, :3]),
+                     (d, d)]:  # results of 9, 25, 9, 3, 3, 18 and 12 elements
+            r = tnp.asarray(x) @ tnp.asarray(y)
+            assert tnp.asarray(x)._on_host and tnp.asarray(y)._on_host
+            same(r, x @ y)
+            assert r._on_host == (r.size < 16)
     finally:
         placement.configure(*previous)
 

@@ -1,4 +1,4 @@
-"""Lazy fusion (``tnp._core.lazy``, a prototype off by default): pending values are NumPy's.
+"""Lazy fusion (``tnp._core.lazy``, on by default): pending values are NumPy's.
 
 Every test runs with lazy recording on and the device placement; NumPy on the same inputs is
 the oracle (values, dtypes, shapes).
@@ -419,3 +419,36 @@ def test_errors_at_the_recording_call(call):
     with pytest.raises(type(ref.value)) as got:
         call(np, x, y)
     assert str(got.value) == str(ref.value)
+
+
+def _program(m, x):
+    """Ufuncs, views, in-place writes through views, reductions, where/dot/mean, astype."""
+    y = m.sqrt(x * x + 1.0) - 0.5
+    y[1:-1] += 0.25 * (y[:-2] - 2 * y[1:-1] + y[2:])
+    z = m.where(y > 0.7, y, -y).reshape(10, 100)
+    s = z.sum(axis=0) + z.mean(axis=1).dot(z)
+    return s.astype(m.float32), (z[:, ::3] ** 2).max(axis=1), y
+
+
+@pytest.mark.parametrize("on", [True, False], ids=["lazy", "eager"])
+def test_program_with_lazy_on_and_off(on):
+    """The same program with lazy fusion on and off (``TNP_LAZY=0``): NumPy's values either way."""
+    lazy.enable(on)
+    h = _data()
+    got = _program(np, np.asarray(h))
+    assert all(_pending(g) for g in got) == on
+    for g, ref in zip(got, _program(numpy, h.copy())):
+        _same(g, ref, rtol=8 * EPS)  # contraction to FMA: see test_fma_contraction
+
+
+@pytest.mark.parametrize("value, on", [(None, True), ("1", True), ("0", False)])
+def test_on_by_default(value, on):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "TNP_LAZY"}
+    if value is not None:
+        env["TNP_LAZY"] = value
+    out = subprocess.run([sys.executable, "-c", "from tnp._core import lazy; print(lazy.on)"],
+                         capture_output=True, text=True, env=env, check=True).stdout
+    assert out.strip() == str(on)

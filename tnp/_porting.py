@@ -9,8 +9,8 @@ the program's own frames, followed by a line naming the NumPy feature tnp lacks.
 ``python -m tnp run --report SCRIPT.py [args]`` prints after the program (on stderr) which NumPy
 names went through tnp's fallback path and which device-sync points were hit, with counts and the
 program line of each first use; the tier moves (each array copied between the host and the
-device, by program line, direction, shape and dtype); with lazy fusion on (``TNP_LAZY=1``), the
-lazy flushes (by program line and reason) and the graphs compiled; and the XLA compiles the program caused.
+device, by program line, direction, shape and dtype); with lazy fusion on (the default;
+``TNP_LAZY=0`` turns it off), the lazy flushes (by program line and reason) and the graphs compiled; and the XLA compiles the program caused.
 
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,

@@ -11,7 +11,9 @@ stand-ins exist to keep a value on the device). A call that NumPy answers with a
 input, or refuses because it would write an input, is declined too: the tnp implementation runs
 instead (it makes tnp views, and writes through the one write path).
 """
+import functools
 import math
+import re
 
 import numpy as np
 
@@ -58,7 +60,7 @@ def operands(numpy_fn, args):
     # Python scalars alone run here in the mode "auto" only
     if (shape is None and placement.MODE != "auto") or in_trace():
         return None
-    if mixed and numpy_fn.signature is None and _broadcast_to_device(vals):
+    if mixed and placement.made_on_device(_result_size(numpy_fn, vals)):
         return DECLINED
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:
@@ -68,13 +70,38 @@ def operands(numpy_fn, args):
     return r
 
 
-def _broadcast_to_device(vals):
-    """Whether host operands of different shapes broadcast to a result placed on the device."""
+def _result_size(numpy_fn, vals):
+    """Elements of the result of host operands of different shapes: their broadcast shape's
+    or, for a ufunc with a core signature (``matmul``), the loop dimensions broadcast times
+    the output's core dimensions; 0 where NumPy raises (it raises its error itself)."""
+    arrays = [v for v in vals if type(v) is np.ndarray]
+    sig = numpy_fn.signature
     try:
-        shape = np.broadcast_shapes(*(v.shape for v in vals if type(v) is np.ndarray))
+        if sig is None:
+            return math.prod(np.broadcast_shapes(*(v.shape for v in arrays)))
+        ins, out = _core_dims(sig)
+        sizes, loops = {}, []
+        for v, dims in zip(vals, ins):
+            shape = np.shape(v)
+            if len(shape) < len(dims):  # missing optional dimensions (matmul's 1-d operands)
+                dims = [d for d in dims if not d.endswith("?")]
+            k = len(shape) - len(dims)
+            if k < 0:
+                return 0
+            loops.append(shape[:k])
+            sizes.update((d.rstrip("?"), n) for d, n in zip(dims, shape[k:]))
+        return math.prod(np.broadcast_shapes(*loops)) * math.prod(
+            sizes.get(d.rstrip("?"), 1) for d in out)
     except ValueError:
-        return False  # NumPy's error, raised by NumPy
-    return placement.made_on_device(math.prod(shape))
+        return 0
+
+
+@functools.cache
+def _core_dims(signature):
+    """A core signature's dimension names: per input, and the output's."""
+    ins, out = signature.split("->")
+    groups = [[d for d in g.split(",") if d] for g in re.findall(r"\(([^)]*)\)", ins + out)]
+    return groups[:-1], groups[-1]
 
 
 def _has_array(args, kwargs):

@@ -1,4 +1,5 @@
-"""Lazy fusion (a prototype, off by default: ``TNP_LAZY=1`` or ``enable()``).
+"""Lazy fusion, on by default (``TNP_LAZY=0`` or ``enable(False)`` turns it off: eager, one
+dispatch per operation, for debugging and for comparison in the benchmarks).
 
 When on (and no JAX trace is active: ``recording``), a device-tier call records a pending
 ``Node`` (a function returning one array, its operands: concrete arrays, scalars, other nodes,
@@ -14,7 +15,10 @@ through its lenses by a node (``operand``), so views of pending values stay pend
 array) compiles the pending graph reachable from the root's node, and from the other nodes of
 its graph set (``_Graph``) that live roots hold, as one ``jax.jit`` of the composed functions,
 whose inputs are the graph's concrete leaves and scalars and whose outputs
-are the nodes that a live root still holds, and stores each result in its root. Compiled graphs
+are the nodes that a live root still holds, and stores each result in its root. An array leaf
+that only the graph's nodes hold (a root rebound by an in-place write, nothing else referring to
+it: ``_donations``) is donated to an output of its shape and dtype, so an in-place loop keeps
+its buffer. Compiled graphs
 are cached by structure (functions, wiring, leaf kinds, outputs); JAX specialises each by the
 leaves' shapes and dtypes. The pending graph a node joins (``_Graph``) is bounded: a node is
 forced when recorded once its graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64)
@@ -26,8 +30,10 @@ allocate). Each flush is counted with its reason (``REASONS``; by program line u
 Every transition of a node to its value happens under ``_LOCK`` (a writer forces a root's node
 under the root's lock first, so it never sees a node; see ``write``).
 """
+import collections
 import math
 import os
+import sys
 import threading
 import weakref
 
@@ -36,14 +42,12 @@ import numpy as np
 from . import caches, lenses, probe, syncs, tracing
 from .jaxload import jax, jcore as _jcore, ArrayImpl
 
-on = os.environ.get("TNP_LAZY", "0") == "1"
+on = os.environ.get("TNP_LAZY", "1") != "0"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
 _LOCK = threading.RLock()
 _UNION = threading.Lock()  # joins graph sets (``_new``)
 _GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed functions
-_DTYPES = {}  # ufunc kernel -> its result dtype
-_UFUNCS = {}  # ufunc kernel -> its function returning the one result
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
@@ -127,10 +131,13 @@ def record(kernel, values, core=False):
             shapes.append(v.shape)
         elif t not in _SCALARS:
             return None
-    fn = _UFUNCS.get(kernel)
-    if fn is None:
+    # the kernel's function returning its one result, and that result's dtype: kept on the
+    # kernel, so they go when a kernel cache drops it
+    own = getattr(kernel, "lazy_one", None)
+    if own is None:
         inner = kernel.__wrapped__
-        fn = _UFUNCS[kernel] = lambda *xs: inner(*xs)[0][0]
+        own = kernel.lazy_one = [lambda *xs: inner(*xs)[0][0], None]
+    fn = own[0]
     if core:
         try:
             aval = _abstract(kernel, fn, values)
@@ -142,9 +149,9 @@ def record(kernel, values, core=False):
             len(shapes) == 2 and shapes[0] == shapes[1]) else np.broadcast_shapes(*shapes)
     except ValueError:
         return None
-    dt = _DTYPES.get(kernel)
+    dt = own[1]
     if dt is None:
-        dt = _DTYPES[kernel] = np.dtype(jax.eval_shape(fn, *(
+        dt = own[1] = np.dtype(jax.eval_shape(fn, *(
             jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node else v
             for v in values)).dtype)
     return _new(fn, values, shape, dt)
@@ -310,51 +317,17 @@ def settle(roots):
 def _flush(node, reason):
     """Compute ``node`` and the pending nodes of its graph set that live roots hold (siblings
     read later need no flush of their own)."""
-    order, index = [], {}  # pending nodes, operands first; id -> position
-    leaves, leaf_pos, kinds = [], {}, []
     with _UNION:
         held = [r() for r in _find(node.graph).held]
-    stack = [(n, False) for n in held if n is not None and n is not node and n.value is None
-             and _held(n)] + [(node, False)]
-    while stack:
-        n, done = stack.pop()
-        if id(n) in index:
-            continue
-        if done:
-            index[id(n)] = len(order)
-            order.append(n)
-            continue
-        stack.append((n, True))
-        for a in n.args:
-            if type(a) is Node and a.value is None and id(a) not in index:
-                stack.append((a, False))
-    wiring = []
-    for n in order:
-        w = []
-        for a in n.args:
-            t = type(a)
-            if t is Node and a.value is None:
-                w.append(-1 - index[id(a)])
-                continue
-            if t is Node:
-                a = a.value
-            if type(a) is ArrayImpl:
-                i = leaf_pos.get(id(a))
-                if i is None:
-                    i = leaf_pos[id(a)] = len(leaves)
-                    leaves.append(a)
-                    kinds.append(None)
-            else:
-                i = len(leaves)
-                leaves.append(a)
-                kinds.append(type(a))
-            w.append(i)
-        wiring.append((n.fn, tuple(w)))
+    order = _order(node, held)
+    held = None
+    wiring, leaves, kinds, uses = _wire(order)
     outs = tuple(i for i, n in enumerate(order) if n is node or _held(n))
-    key = (tuple(wiring), tuple(kinds), outs)
+    donate = _donations(order, outs, leaves, kinds, uses)
+    key = (wiring, tuple(kinds), outs, donate)
     fn = _GRAPHS.get(key)
     if fn is None:
-        fn = _GRAPHS[key] = jax.jit(_composed(key))
+        fn = _GRAPHS[key] = jax.jit(_composed(key), donate_argnums=donate)
         STATS["graphs"] += 1
     STATS["flushes"] += 1
     syncs.note_flush(reason)
@@ -369,6 +342,91 @@ def _flush(node, reason):
             r._buf = v
 
 
+def _order(node, held):
+    """The pending nodes to compute, operands first: ``node`` and the nodes among ``held``
+    that a live root still holds, with their pending ancestry."""
+    order, seen = [], set()
+    stack = [(n, False) for n in held if n is not None and n is not node and n.value is None
+             and _held(n)] + [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if id(n) in seen:
+            continue
+        if done:
+            seen.add(id(n))
+            order.append(n)
+            continue
+        stack.append((n, True))
+        for a in n.args:
+            if type(a) is Node and a.value is None and id(a) not in seen:
+                stack.append((a, False))
+    return order
+
+
+def _wire(order):
+    """The graph's wiring (per node: its function and, per operand, a leaf's position or
+    ``-1 - k`` for the k-th node), its leaves (concrete arrays once each, other operands as
+    they are) with their kinds (None for an array, else the type), and per array leaf the
+    references the nodes' operand tuples hold to it (None: a computed node holds it too)."""
+    index = {id(n): i for i, n in enumerate(order)}
+    wiring, leaves, kinds, uses, leaf_pos = [], [], [], [], {}  # leaf_pos: an array's id, or
+    # a plain operand's type and repr -> its leaf
+    for n in order:
+        w = []
+        for a in n.args:
+            t = type(a)
+            if t is Node and a.value is None:
+                w.append(-1 - index[id(a)])
+                continue
+            direct = t is not Node
+            if not direct:
+                a = a.value
+            if type(a) is ArrayImpl:
+                i = leaf_pos.get(id(a))
+                if i is None:
+                    i = leaf_pos[id(a)] = len(leaves)
+                    leaves.append(a)
+                    kinds.append(None)
+                    uses.append(0)
+                uses[i] = uses[i] + 1 if direct and uses[i] is not None else None
+            else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
+                # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
+                # writes in place); other operands one leaf each
+                k = (t, repr(a)) if _plain(a) else id(a)
+                i = leaf_pos.get(k)
+                if i is None:
+                    i = leaf_pos[k] = len(leaves)
+                    leaves.append(a)
+                    kinds.append(t)
+                    uses.append(None)
+            w.append(i)
+        wiring.append((n.fn, tuple(w)))
+    return tuple(wiring), leaves, kinds, uses
+
+
+def _plain(a):
+    """Whether ``a`` is Python numbers, None and tuples of them: its type and repr tell its
+    value (-0.0 from 0.0, 1 from True)."""
+    t = type(a)
+    return t in _SCALARS or a is None or t is tuple and all(map(_plain, a))
+
+
+def _donations(order, outs, leaves, kinds, uses):
+    """The array leaves the flush may donate: held by this flush's nodes alone (no root, view,
+    user or other pending node: ``sys.getrefcount`` shows only the nodes' references, the
+    leaves list's and its own argument's), each matched to an output of its shape and dtype
+    that XLA then writes in its place."""
+    free = collections.Counter((order[i].shape, order[i].dtype) for i in outs)
+    donate = []
+    for i in range(len(leaves)):
+        if kinds[i] is None and uses[i] is not None and sys.getrefcount(leaves[i]) == uses[i] + 2:
+            s = (leaves[i].shape, leaves[i].dtype)
+            if free[s] > 0:
+                free[s] -= 1
+                donate.append(i)
+    return tuple(donate)
+
+
 def _held(n):
     """Whether a live root holds the node (a root rebound by a later in-place write does not)."""
     r = n.root() if n.root is not None else None
@@ -377,7 +435,7 @@ def _held(n):
 
 def _composed(key):
     """The function of a graph: leaves in, the output nodes' values out."""
-    wiring, _, outs = key
+    wiring, _, outs, _ = key
 
     def run(*leaves):
         vals = []
