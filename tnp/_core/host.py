@@ -73,35 +73,49 @@ def operands(numpy_fn, args):
 def _result_size(numpy_fn, vals):
     """Elements of the result of host operands of different shapes: their broadcast shape's
     or, for a ufunc with a core signature (``matmul``), the loop dimensions broadcast times
-    the output's core dimensions; 0 where NumPy raises (it raises its error itself)."""
-    arrays = [v for v in vals if type(v) is np.ndarray]
+    the output's core dimensions; 0 where NumPy raises (it raises its error itself). Small
+    operands answer at once with a bound under the threshold: the product of their sizes
+    (no dimension is 0), which neither a broadcast nor a contraction exceeds."""
+    bound = 1
+    for v in vals:
+        if type(v) is np.ndarray:
+            bound *= v.size
+    if 0 < bound < placement.THRESHOLD:
+        return bound
     sig = numpy_fn.signature
     try:
         if sig is None:
-            return math.prod(np.broadcast_shapes(*(v.shape for v in arrays)))
+            return math.prod(np.broadcast_shapes(*(v.shape for v in vals
+                                                   if type(v) is np.ndarray)))
         ins, out = _core_dims(sig)
-        sizes, loops = {}, []
-        for v, dims in zip(vals, ins):
-            shape = np.shape(v)
+        sizes, loop = {}, ()
+        for v, (dims, required) in zip(vals, ins):
+            shape = v.shape if type(v) is np.ndarray else ()
             if len(shape) < len(dims):  # missing optional dimensions (matmul's 1-d operands)
-                dims = [d for d in dims if not d.endswith("?")]
+                dims = required
             k = len(shape) - len(dims)
             if k < 0:
                 return 0
-            loops.append(shape[:k])
-            sizes.update((d.rstrip("?"), n) for d, n in zip(dims, shape[k:]))
-        return math.prod(np.broadcast_shapes(*loops)) * math.prod(
-            sizes.get(d.rstrip("?"), 1) for d in out)
+            if shape[:k] != loop:
+                loop = np.broadcast_shapes(loop, shape[:k])
+            for d, n in zip(dims, shape[k:]):
+                sizes[d] = n
+        n = math.prod(loop)
+        for d in out:
+            n *= sizes.get(d, 1)
+        return n
     except ValueError:
         return 0
 
 
 @functools.cache
 def _core_dims(signature):
-    """A core signature's dimension names: per input, and the output's."""
+    """A core signature's dimension names: per input (all, and those not optional), and the
+    output's."""
     ins, out = signature.split("->")
     groups = [[d for d in g.split(",") if d] for g in re.findall(r"\(([^)]*)\)", ins + out)]
-    return groups[:-1], groups[-1]
+    return ([([d.rstrip("?") for d in g], [d for d in g if not d.endswith("?")])
+             for g in groups[:-1]], [d.rstrip("?") for d in groups[-1]])
 
 
 def _has_array(args, kwargs):
