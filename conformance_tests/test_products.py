@@ -91,6 +91,9 @@ def test_out():
     ("ij...,jk...->ik...", [(2, 3, 2), (3, 4, 2)]), ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]),
     ("i,i,i->", [(3,), (3,), (3,)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
     ("ij,jk", [(2, 3), (4, 2)]), ("ij->ik", [(2, 3)]), ("i->", [(0,)]),
+    # implicit output over mixed case (character order: uppercase first), spaces, relabelled
+    ("Ba,aC", [(2, 3), (3, 4)]), ("aB,BC", [(3, 2), (2, 4)]), ("zA,Az", [(2, 3), (3, 2)]),
+    (" j i , k j ", [(3, 2), (4, 3)]), ("...ii->...i", [(2, 3, 3)]), ("i...i", [(3, 2, 3)]),
 ])
 @pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal"])
 def test_einsum_forms(sub, shapes, optimize):
@@ -102,6 +105,8 @@ def test_einsum_interleaved_and_kwargs():
     a, b = _arr((2, 3), "int32"), _arr((3, 4), "float32")
     check(lambda xp, a, b: xp.einsum(a, [0, 1], b, [1, 2], [0, 2]), a, b)
     check(lambda xp, a, b: xp.einsum(a, [Ellipsis, 1], b, [1, Ellipsis]), a, b)
+    check(lambda xp, a, b: xp.einsum(a, [30, 1], b, [1, 2]), a, b)  # implicit: 'C' before 'e'
+    check(lambda xp, a, b: xp.einsum(a, [3, 1], b, [1, 0], [3, 0]), a, b)
     check(lambda xp, a, b: xp.einsum("ij,jk", a, b, dtype=np.float64), a, b)
     check(lambda xp, a, b: xp.einsum("ij,jk", a, b, dtype=np.int32), a, b)
     check(lambda xp, a, b: xp.einsum("ij,jk", a, b, dtype=np.int32, casting="unsafe"), a, b)

@@ -16,6 +16,7 @@ from .._core.np_doc import np_doc
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "trace",
            "cross"]
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 HIGHEST = "highest"  # jax.lax.Precision.HIGHEST, by name (JAX is imported on first use)
 
 
@@ -151,7 +152,7 @@ def _split_operands(operands):
         return operands[0], list(operands[1:])
     n = len(operands) - len(operands) % 2
     ops, subs = list(operands[0:n:2]), list(operands[1:n:2])
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    letters = _LETTERS[26:] + _LETTERS[:26]  # NumPy's labels: 0-25 'A'-'Z', 26-51 'a'-'z'
 
     def conv(sub):
         s = ""
@@ -168,6 +169,35 @@ def _split_operands(operands):
     if len(operands) % 2:
         text += "->" + conv(operands[-1])
     return text, ops
+
+
+def _canonical(subscripts):
+    """``subscripts`` with the output made explicit (implicit mode: the broadcast dimensions,
+    then the labels met once, in character order, as NumPy does) and the labels renamed in order
+    of first appearance, so that every spelling of one contraction (``"ij,jk"``, ``"ab,bc"``,
+    the sublist form) is one compiled kernel per shape. Subscripts this does not read cleanly
+    are returned unchanged (NumPy's probe and ``jnp.einsum`` judge them)."""
+    s = subscripts.replace(" ", "")
+    if not s:
+        return subscripts
+    ins, arrow, out = s.partition("->")
+    terms = ins.split(",") + ([out] if arrow else [])
+    bare = [t.replace("...", "", 1) for t in terms]
+    if "->" in out or not all(b == "" or (b.isascii() and b.isalpha()) for b in bare):
+        return subscripts
+    labels = "".join(bare[:len(bare) - bool(arrow)])
+    if arrow:
+        if len(set(bare[-1])) != len(bare[-1]) or not set(bare[-1]) <= set(labels) or (
+                "..." in out and "..." not in ins):
+            return subscripts
+    else:
+        once = sorted(c for c in set(labels) if labels.count(c) == 1)
+        out = ("..." if "..." in ins else "") + "".join(once)
+    names = {}
+    for c in labels:
+        names.setdefault(c, _LETTERS[len(names)])
+    rename = "".join(names.get(c, c) for c in ins + "->" + out)
+    return rename
 
 
 def _jax_path(optimize):
@@ -205,8 +235,13 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
         raise TypeError(f"'{sorted(bad)[0]}' is an invalid keyword argument for einsum")
     subscripts, ops = _split_operands(operands)
     dtype = kwargs.get("dtype")
-    r = _einsum(subscripts, ops, None if dtype is None else np.dtype(dtype),
-                kwargs.get("casting", "safe"), _jax_path(optimize))
+    dtype = None if dtype is None else np.dtype(dtype)
+    casting, path = kwargs.get("casting", "safe"), _jax_path(optimize)
+    try:
+        r = _einsum(_canonical(subscripts), ops, dtype, casting, path)
+    except (ValueError, TypeError):
+        # the error as the caller spelt the subscripts (its message names their labels)
+        r = _einsum(subscripts, ops, dtype, casting, path)
     if out is None:
         return r
     if not isinstance(out, ndarray) or out.shape != r.shape:
