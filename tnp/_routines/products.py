@@ -10,7 +10,8 @@ import numpy as np
 from .._core import probe, write
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis, to_jax
+from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axis, single_out,
+                               to_jax)
 from .._core.np_doc import np_doc
 
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "trace",
@@ -233,6 +234,10 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     bad = set(kwargs) - {"dtype", "order", "casting"}
     if bad:
         raise TypeError(f"'{sorted(bad)[0]}' is an invalid keyword argument for einsum")
+    if out is not None:
+        out = single_out(out, "keyword parameter out must be an array for einsum")
+    if kwargs.get("order", "K") not in ("K", "k"):
+        probe.call(np.einsum, "", 0, order=kwargs["order"])  # NumPy's error for a bad order
     subscripts, ops = _split_operands(operands)
     dtype = kwargs.get("dtype")
     dtype = None if dtype is None else np.dtype(dtype)
@@ -244,7 +249,7 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
         r = _einsum(subscripts, ops, dtype, casting, path)
     if out is None:
         return r
-    if not isinstance(out, ndarray) or out.shape != r.shape:
+    if out.shape != r.shape:
         raise ValueError("output has wrong dimensions or dtype")
     write.assign(out, r)
     return out
