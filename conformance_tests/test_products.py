@@ -133,3 +133,29 @@ def test_cross(dt):
     check(lambda xp, a, b: xp.cross(a[:, :2], b[:, :2]), a, b)
     check(lambda xp, a, b: xp.cross(a[:, :2], b), a, b)
     check(lambda xp, a, b: xp.cross(a[:, :1], b), a, b)
+
+
+@pytest.mark.parametrize("sub", ["...", "ij", "ji", "ij->ij", "ii->i", "...ii->...i",
+                                 "ii...->...i", "...ii->i...", "jii->ij", "i...i->i...",
+                                 "i...i->...i", "iii->i"])
+def test_einsum_single_operand_is_a_view(sub):
+    # NumPy's einsum returns a view of its operand where no label is summed: writes through it
+    # reach the operand, and it is as writeable as the operand
+    term = sub.split("->")[0]
+    ndim = len(term.replace("...", "")) + ("..." in term)
+    a = np.arange(3.0 ** ndim).reshape((3,) * ndim)
+
+    def body(xp, a):
+        b = xp.einsum(sub, a)
+        b[...] = -xp.arange(b.size, dtype=b.dtype).reshape(b.shape)
+        return a, b, b.flags.writeable, xp.einsum(sub, a[...]).base is not None
+
+    check(body, a)
+
+
+def test_einsum_view_of_a_read_only_operand():
+    def body(xp, a):
+        a.flags.writeable = False
+        return xp.einsum("ii->i", a).flags.writeable, xp.einsum("ji", a).flags.writeable
+
+    check(body, np.arange(9.0).reshape(3, 3))

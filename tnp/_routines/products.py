@@ -229,6 +229,40 @@ def _einsum(subscripts, ops: ArrayLikeSeq, dtype, casting, optimize):
         (r != 0) if dt.kind == "b" else numpy_cast(r, dt))
 
 
+def _einsum_view(subscripts, a):
+    """One operand, no label summed: NumPy's einsum returns a view of it (diagonals for repeated
+    labels, then the output's order); None where that is not the case or the subscripts do not
+    fit the operand (the kernel raises NumPy's error)."""
+    ins, arrow, out = subscripts.partition("->")
+    if not arrow or "," in ins or ins.count("...") > 1:
+        return None
+    nell = a.ndim - len(ins.replace("...", "")) if "..." in ins else 0
+    if nell < 0:
+        return None
+    ell = list(range(nell))  # the broadcast dimensions, as labels that no letter can be
+
+    def labels(term):
+        head, dots, tail = term.partition("...")
+        return list(head) + (ell if dots else []) + list(tail)
+    src, dst = labels(ins), labels(out)
+    if len(src) != a.ndim or set(src) != set(dst) or len(set(dst)) != len(dst):
+        return None
+    v = a
+    while len(set(src)) < len(src):
+        c = next(c for c in src if src.count(c) > 1)
+        i, j = [k for k, x in enumerate(src) if x == c][:2]
+        if v.shape[i] != v.shape[j]:
+            return None
+        shape = tuple(n for k, n in enumerate(v.shape) if k not in (i, j)) + (v.shape[i],)
+        d = v._view(("diagonal", (0, i, j)), (), shape)
+        d._writeable = v._writeable  # einsum's diagonal is as writeable as its operand
+        v, src = d, [x for k, x in enumerate(src) if k not in (i, j)] + [c]
+    perm = tuple(src.index(x) for x in dst)
+    if perm != tuple(range(len(perm))):
+        return v.transpose(perm)
+    return v if v is not a else a[...]
+
+
 @np_doc(np.einsum)
 def einsum(*operands, out=None, optimize=False, **kwargs):
     bad = set(kwargs) - {"dtype", "order", "casting"}
@@ -242,6 +276,10 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     dtype = kwargs.get("dtype")
     dtype = None if dtype is None else np.dtype(dtype)
     casting, path = kwargs.get("casting", "safe"), _jax_path(optimize)
+    if len(ops) == 1 and isinstance(ops[0], ndarray) and dtype is None and out is None:
+        view = _einsum_view(_canonical(subscripts), ops[0])  # NumPy's einsum returns a view
+        if view is not None:
+            return view
     try:
         r = _einsum(_canonical(subscripts), ops, dtype, casting, path)
     except (ValueError, TypeError):
