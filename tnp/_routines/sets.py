@@ -5,6 +5,7 @@ The number of distinct elements is a data-dependent shape: these are sync points
 allows any order, so sorted is a valid answer).
 """
 import functools
+import math
 
 from .._core.jaxload import jax, jit, jnp
 import numpy as np
@@ -84,6 +85,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 @normalize(jit=False)
 def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis, equal_nan):
+    if axis is not None and ar.ndim == 1:
+        normalize_axis(axis, ar.ndim)  # NumPy: a 1-d array along its axis is unique(axis=None)
+        axis = None
     if axis is None:
         values, index, inverse, counts, first = _unique(ar.ravel(), equal_nan)
         inverse = inverse.reshape(ar.shape)
@@ -92,9 +96,9 @@ def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis,
     else:
         axis = normalize_axis(axis, ar.ndim)
         moved = jnp.moveaxis(ar, axis, 0)
-        rows = moved.reshape(moved.shape[0], -1)
+        rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
         values, index, inverse, counts, _ = _unique(rows, False)
-        values = jnp.moveaxis(values.reshape((-1,) + moved.shape[1:]), 0, axis)
+        values = jnp.moveaxis(values.reshape(values.shape[:1] + moved.shape[1:]), 0, axis)
     extra = [r for r, flag in ((index, return_index), (inverse, return_inverse),
                                (counts, return_counts)) if flag]
     return (values, *extra) if extra else values
