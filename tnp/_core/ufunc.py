@@ -358,6 +358,8 @@ class ufunc:
                     return _plain_reduce(*kern, x)
         out = single_out(out)
         res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
+        if x.ndim == 0 and axis is not None and not isinstance(axis, tuple):
+            axis = ()  # NumPy takes axis 0 (or -1) of a 0-d array (the probe refused others)
         axes = normalize_axes(axis, x.ndim)
         want = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
                      if keepdims or i not in axes)
