@@ -157,3 +157,16 @@ def test_unravel_index_of_shape_0d_and_empty(case):
 def test_ravel_multi_index_with_a_zero_dimension(shape, mode):
     # any index into a shape with a zero dimension is an error, whatever the mode
     check(lambda xp, i: xp.ravel_multi_index(i, (2, 1, 0), mode=mode), np.zeros(shape, np.intp))
+
+
+@pytest.mark.parametrize("case", [
+    lambda xp: xp.unravel_index([], (10, 3, 5)), lambda xp: xp.unravel_index((), (10, 3, 5)),
+    lambda xp: xp.unravel_index(xp.asarray([]), (10, 3)),
+    lambda xp: xp.ravel_multi_index(([], []), (10, 3)),
+    lambda xp: xp.ravel_multi_index(([], ["abc"]), (10, 3)),
+    lambda xp: xp.ravel_multi_index((xp.asarray([]), xp.asarray([])), (5, 3)),
+], ids=["unravel-[]", "unravel-()", "unravel-float-array", "ravel-[]", "ravel-[]-str",
+        "ravel-float-arrays"])
+def test_empty_index_sequences(case):
+    # NumPy's message for an empty Python sequence names the dtype it inferred
+    check(case)

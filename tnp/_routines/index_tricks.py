@@ -142,6 +142,9 @@ def _ravel_kernel(idx: ArrayLikeSeq, dims, modes, order):
 @np_doc(np.ravel_multi_index, notes="Sync point: mode='raise' reads the bounds check from the "
                                     "device.")
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    if any(isinstance(i, (list, tuple)) and not i for i in multi_index):
+        # an empty Python sequence: NumPy's own error (it names the dtype it inferred)
+        probe.call(np.ravel_multi_index, multi_index, dims, mode=mode, order=order)
     idx = [asarray(i) for i in multi_index]
     dims = (operator.index(dims),) if not isinstance(dims, (tuple, list)) and np.ndim(dims) == 0 \
         else tuple(operator.index(d) for d in dims)
@@ -175,6 +178,9 @@ def _unravel_kernel(indices: ArrayLike, dims, order):
 
 @np_doc(np.unravel_index, notes="Sync point: the bounds check is read from the device.")
 def unravel_index(indices, shape, order="C"):
+    if isinstance(indices, (list, tuple)) and not indices:
+        # an empty Python sequence: NumPy's own error (it names the dtype it inferred)
+        probe.call(np.unravel_index, indices, shape, order=order)
     indices = asarray(indices)
     empty_shape = np.ndim(shape) != 0 and len(shape) == 0
     # NumPy's errors on an empty index array (none depends on the values); shape () takes
