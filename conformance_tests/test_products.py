@@ -159,3 +159,15 @@ def test_einsum_view_of_a_read_only_operand():
         return xp.einsum("ii->i", a).flags.writeable, xp.einsum("ji", a).flags.writeable
 
     check(body, np.arange(9.0).reshape(3, 3))
+
+
+@pytest.mark.parametrize("sub,path", [
+    ("ab,bc,cd,de->ae", ["einsum_path", (2, 3), (0, 1)]),
+    ("a,a,a->a", ["einsum_path", (1,), (0, 1)]),
+    ("ab,bc,cd,de->ae", ["einsum_path", (2, 3), (0, 2), (0, 1)]),
+])
+def test_einsum_explicit_path(sub, path):
+    # an explicit contraction path NumPy refuses: its RuntimeError (a valid one: the value)
+    ops = [np.arange(1.0, 1.0 + 2 ** len(t)).reshape((2,) * len(t))
+           for t in sub.split("->")[0].split(",")]
+    check(lambda xp, *o: xp.einsum(sub, *o, optimize=path), *ops)

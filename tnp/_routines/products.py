@@ -272,6 +272,8 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
         out = single_out(out, "keyword parameter out must be an array for einsum")
     if kwargs.get("order", "K") not in ("K", "k"):
         probe.call(np.einsum, "", 0, order=kwargs["order"])  # NumPy's error for a bad order
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        einsum_path(*operands, optimize=optimize)  # NumPy's RuntimeError for an invalid path
     subscripts, ops = _split_operands(operands)
     dtype = kwargs.get("dtype")
     dtype = None if dtype is None else np.dtype(dtype)
