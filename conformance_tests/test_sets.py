@@ -131,3 +131,13 @@ def test_set_ops_assume_unique_and_empty():
 def test_in1d_removed():
     import tnp
     assert hasattr(np, "in1d") == hasattr(tnp, "in1d")
+
+
+@pytest.mark.parametrize("dt", ["i1", "i4", "i8", "u1", "u8"])
+@pytest.mark.parametrize("kind", [None, "sort", "table"])
+def test_isin_table_range_overflow(dt, kind):
+    # kind='table': NumPy refuses test values whose range its dtype cannot hold (RuntimeError);
+    # None and 'sort' take them
+    info = np.iinfo(dt)
+    test = np.array([info.min if info.min else 0, info.max if info.min else 200], dt)
+    check(lambda xp, a, t: xp.isin(a, t, kind=kind), np.array([1, 2, 3, 0], dt), test)

@@ -135,11 +135,21 @@ def _isin_kernel(element: ArrayLike, test: ArrayLike, invert, dt):
     return ~found if invert else found
 
 
-@np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind).")
+@np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind). With "
+        "``kind='table'``, a sync point: NumPy's range check reads the test values' min and max.")
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     element, test_elements = asarray(element), asarray(test_elements)
     probe.call(np.isin, probe.Spec((0,), element.dtype), probe.Spec((0,), test_elements.dtype),
                kind=kind)
+    if (kind == "table" and test_elements.size and element.dtype.kind in "uib"
+            and test_elements.dtype.kind in "uib"):
+        # NumPy's table refuses a range of test values its dtype cannot hold (a RuntimeError):
+        # it depends on their min and max only (a sync); NumPy is asked about those two
+        lo, hi = int(test_elements.min()), int(test_elements.max())
+        held = np.uint8 if test_elements.dtype.kind == "b" else test_elements.dtype
+        if hi - lo > np.iinfo(held).max:
+            probe.call(np.isin, probe.Spec((0,), element.dtype),
+                       np.array([lo, hi], test_elements.dtype), kind=kind)
     dt = np.result_type(element.dtype, test_elements.dtype)
     return _isin_kernel(element, test_elements, bool(invert), dt)
 
