@@ -165,7 +165,8 @@ def test_at_on_dtypes_only_numpy_holds(dt):
 
 
 @pytest.mark.parametrize("axis", [0, -1, 1, (0,), None])
-@pytest.mark.parametrize("fn", ["add.reduce", "maximum.reduce", "sum", "prod", "nansum", "max"])
+@pytest.mark.parametrize("fn", ["add.reduce", "maximum.reduce", "sum", "prod", "nansum", "max",
+                                "any", "all"])
 def test_reduce_of_a_0d_array_along_axis_0(fn, axis):
     # NumPy takes axis 0 or -1 of a 0-d array (it reduces nothing); other axes are AxisErrors
     def body(xp, a):
