@@ -176,6 +176,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 @np_doc(np.histogram2d)
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    if len(x) != len(y):  # NumPy's error (it raises before looking at anything else)
+        probe.call(np.histogram2d, probe.Spec((len(x),), np.float64),
+                   probe.Spec((len(y),), np.float64))
     try:
         N = len(bins)
     except TypeError:
