@@ -176,3 +176,10 @@ def test_reduce_of_a_0d_array_along_axis_0(fn, axis):
         return f(a, axis=axis), f(a, axis=axis, keepdims=True)
     check(body, np.array(3.5))
     check(body, np.array(7, np.int16))
+
+
+@pytest.mark.parametrize("nd", [(33, 32), (33, 31), (64, 1), (64, 0)])
+def test_outer_dimension_limit(nd):
+    # NumPy's arrays have at most 64 dimensions (XLA's have no such limit): outer beyond is
+    # NumPy's ValueError
+    check(lambda xp, a, b: xp.add.outer(a, b).shape, np.ones((1,) * nd[0]), np.ones((1,) * nd[1]))

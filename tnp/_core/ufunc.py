@@ -454,6 +454,8 @@ class ufunc:
         if self.nin != 2:
             self._np.outer(np.zeros(1), np.zeros(1))  # NumPy's own error
         a, b = _array(A), _array(B)
+        if a.ndim + b.ndim > 64:  # NumPy's dimension limit (XLA has none): NumPy's ValueError
+            probe.call(self._np.outer, probe.Spec(a.shape, a.dtype), probe.Spec(b.shape, b.dtype))
         a = a.reshape(a.shape + (1,) * b.ndim)
         return self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
 
