@@ -120,3 +120,16 @@ def test_digitize_errors_and_nan():
     check(lambda xp, x: xp.digitize(x, [0, 2, 1]), x)
     check(lambda xp, x: xp.digitize(x, [0, 1, 2]), x.astype(complex))
     check(lambda xp, x: xp.digitize(x, [[0, 1], [1, 2]]), x)
+
+
+@pytest.mark.parametrize("nx,ny", [(10, 11), (20, 19), (0, 1)])
+def test_histogram2d_lengths_differ(nx, ny):
+    check(lambda xp, a, b: xp.histogram2d(a, b), np.ones(nx), np.ones(ny))
+    check(lambda xp: xp.histogram2d([1.0, 2.0], [1.0]))
+
+
+def test_bincount_0d():
+    # a 0-d x (or weights) is NumPy's ValueError ("object of too small depth")
+    check(lambda xp, x: xp.bincount(x), np.array(2))
+    check(lambda xp: xp.bincount(2))
+    check(lambda xp, w: xp.bincount([1, 2], weights=w), np.array(2.0))

@@ -139,3 +139,34 @@ def test_r_c_matrix():
 def test_r_len_and_types():
     check(lambda xp: (len(xp.r_), len(xp.c_), type(xp.s_[1:2]).__name__, xp.s_[1:2, ..., None],
                       xp.index_exp[1:2], xp.index_exp[3], xp.s_[3]))
+
+
+@pytest.mark.parametrize("case", [
+    lambda xp: xp.unravel_index(0, ()), lambda xp: xp.unravel_index(xp.asarray(0), ()),
+    lambda xp: xp.unravel_index([0], ()), lambda xp: xp.unravel_index([1], ()),
+    lambda xp: xp.unravel_index(1, ()), lambda xp: xp.unravel_index([[0]], ()),
+    lambda xp: xp.unravel_index(5, (0,)), lambda xp: xp.unravel_index(xp.zeros(0, int), (2, 0)),
+], ids=["0", "0-d-array", "[0]", "[1]", "1", "[[0]]", "5-in-size-0", "empty-in-size-0"])
+def test_unravel_index_of_shape_0d_and_empty(case):
+    # shape (): a 0-d index 0 is its one element (NumPy checks bounds before refusing more)
+    check(case)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("shape", [(3, 0), (3, 1), (3, 2, 2)], ids=str)
+def test_ravel_multi_index_with_a_zero_dimension(shape, mode):
+    # any index into a shape with a zero dimension is an error, whatever the mode
+    check(lambda xp, i: xp.ravel_multi_index(i, (2, 1, 0), mode=mode), np.zeros(shape, np.intp))
+
+
+@pytest.mark.parametrize("case", [
+    lambda xp: xp.unravel_index([], (10, 3, 5)), lambda xp: xp.unravel_index((), (10, 3, 5)),
+    lambda xp: xp.unravel_index(xp.asarray([]), (10, 3)),
+    lambda xp: xp.ravel_multi_index(([], []), (10, 3)),
+    lambda xp: xp.ravel_multi_index(([], ["abc"]), (10, 3)),
+    lambda xp: xp.ravel_multi_index((xp.asarray([]), xp.asarray([])), (5, 3)),
+], ids=["unravel-[]", "unravel-()", "unravel-float-array", "ravel-[]", "ravel-[]-str",
+        "ravel-float-arrays"])
+def test_empty_index_sequences(case):
+    # NumPy's message for an empty Python sequence names the dtype it inferred
+    check(case)

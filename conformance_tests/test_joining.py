@@ -297,3 +297,16 @@ def test_sliding_window_view(w, axis):
     a = np.arange(12.0).reshape(3, 4) if not (isinstance(w, int) and axis is None) else \
         np.arange(5)
     check(body, a)
+
+
+@pytest.mark.parametrize("mode,kw", [("constant", {"constant_values": 0}), ("edge", {}),
+                                     ("reflect", {}), ("wrap", {}), ("mean", {}),
+                                     ("empty", {}), ("bogus", {})])
+@pytest.mark.parametrize("pw", [(2, 1), 2, ((1, 2),), 0])
+def test_pad_0d(pw, mode, kw):
+    # a 0-d array has nothing to pad: NumPy returns a copy (and checks the mode and keywords)
+    def body(xp, a):
+        r = xp.pad(a, pw, mode=mode, **kw)
+        r[...] = 5
+        return r, a
+    check(body, np.array(1.5))

@@ -124,3 +124,29 @@ def test_broadcasting_hypothesis(data):
     a, b = data.draw(arrays(dt, s1)), data.draw(arrays(dt, s2))
     op = data.draw(st.sampled_from([operator.add, operator.mul, operator.sub, operator.lt]))
     check(lambda xp, x, y: op(x, y), a, b)
+
+
+_STRUCT = np.dtype([("a", "i4"), ("b", "f8", (2,))])
+
+
+@pytest.mark.parametrize("op", ["==", "!="])
+@pytest.mark.parametrize("other", ["same", "row", "slice", "other-fields", "bad-shape",
+                                   "unstructured"])
+def test_structured_and_void_comparisons(op, other):
+    # ndarray's own ==/!= compares structured arrays field by field, and unstructured voids by
+    # bytes (the equal/not_equal ufuncs have no void loop)
+    a = np.array([(1, [1.0, 2.0]), (2, [3.0, 4.0]), (3, [0.0, -0.0])], _STRUCT)
+    b = a.copy()
+    b["b"][0, 1] = 5.0
+    if other == "unstructured":
+        a = np.frombuffer(b"abcdefgh", "V4").copy()
+        b = np.frombuffer(b"abcdxfgh", "V4").copy()
+    operand = {"same": lambda xp, a, b: b, "row": lambda xp, a, b: b[1],
+               "slice": lambda xp, a, b: b[2:3],
+               "other-fields": lambda xp, a, b: xp.zeros(3, [("a", "i4"), ("c", "f8")]),
+               "bad-shape": lambda xp, a, b: b[:2], "unstructured": lambda xp, a, b: b}[other]
+
+    def body(xp, a, b):
+        o = operand(xp, a, b)
+        return (a == o) if op == "==" else (a != o)
+    check(body, a, b)

@@ -91,6 +91,9 @@ def test_out():
     ("ij...,jk...->ik...", [(2, 3, 2), (3, 4, 2)]), ("bij,bjk->bik", [(2, 2, 3), (2, 3, 2)]),
     ("i,i,i->", [(3,), (3,), (3,)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]),
     ("ij,jk", [(2, 3), (4, 2)]), ("ij->ik", [(2, 3)]), ("i->", [(0,)]),
+    # implicit output over mixed case (character order: uppercase first), spaces, relabelled
+    ("Ba,aC", [(2, 3), (3, 4)]), ("aB,BC", [(3, 2), (2, 4)]), ("zA,Az", [(2, 3), (3, 2)]),
+    (" j i , k j ", [(3, 2), (4, 3)]), ("...ii->...i", [(2, 3, 3)]), ("i...i", [(3, 2, 3)]),
 ])
 @pytest.mark.parametrize("optimize", [False, True, "greedy", "optimal"])
 def test_einsum_forms(sub, shapes, optimize):
@@ -102,6 +105,8 @@ def test_einsum_interleaved_and_kwargs():
     a, b = _arr((2, 3), "int32"), _arr((3, 4), "float32")
     check(lambda xp, a, b: xp.einsum(a, [0, 1], b, [1, 2], [0, 2]), a, b)
     check(lambda xp, a, b: xp.einsum(a, [Ellipsis, 1], b, [1, Ellipsis]), a, b)
+    check(lambda xp, a, b: xp.einsum(a, [30, 1], b, [1, 2]), a, b)  # implicit: 'C' before 'e'
+    check(lambda xp, a, b: xp.einsum(a, [3, 1], b, [1, 0], [3, 0]), a, b)
     check(lambda xp, a, b: xp.einsum("ij,jk", a, b, dtype=np.float64), a, b)
     check(lambda xp, a, b: xp.einsum("ij,jk", a, b, dtype=np.int32), a, b)
     check(lambda xp, a, b: xp.einsum("ij,jk", a, b, dtype=np.int32, casting="unsafe"), a, b)
@@ -128,3 +133,41 @@ def test_cross(dt):
     check(lambda xp, a, b: xp.cross(a[:, :2], b[:, :2]), a, b)
     check(lambda xp, a, b: xp.cross(a[:, :2], b), a, b)
     check(lambda xp, a, b: xp.cross(a[:, :1], b), a, b)
+
+
+@pytest.mark.parametrize("sub", ["...", "ij", "ji", "ij->ij", "ii->i", "...ii->...i",
+                                 "ii...->...i", "...ii->i...", "jii->ij", "i...i->i...",
+                                 "i...i->...i", "iii->i"])
+def test_einsum_single_operand_is_a_view(sub):
+    # NumPy's einsum returns a view of its operand where no label is summed: writes through it
+    # reach the operand, and it is as writeable as the operand
+    term = sub.split("->")[0]
+    ndim = len(term.replace("...", "")) + ("..." in term)
+    a = np.arange(3.0 ** ndim).reshape((3,) * ndim)
+
+    def body(xp, a):
+        b = xp.einsum(sub, a)
+        b[...] = -xp.arange(b.size, dtype=b.dtype).reshape(b.shape)
+        return a, b, b.flags.writeable, xp.einsum(sub, a[...]).base is not None
+
+    check(body, a)
+
+
+def test_einsum_view_of_a_read_only_operand():
+    def body(xp, a):
+        a.flags.writeable = False
+        return xp.einsum("ii->i", a).flags.writeable, xp.einsum("ji", a).flags.writeable
+
+    check(body, np.arange(9.0).reshape(3, 3))
+
+
+@pytest.mark.parametrize("sub,path", [
+    ("ab,bc,cd,de->ae", ["einsum_path", (2, 3), (0, 1)]),
+    ("a,a,a->a", ["einsum_path", (1,), (0, 1)]),
+    ("ab,bc,cd,de->ae", ["einsum_path", (2, 3), (0, 2), (0, 1)]),
+])
+def test_einsum_explicit_path(sub, path):
+    # an explicit contraction path NumPy refuses: its RuntimeError (a valid one: the value)
+    ops = [np.arange(1.0, 1.0 + 2 ** len(t)).reshape((2,) * len(t))
+           for t in sub.split("->")[0].split(",")]
+    check(lambda xp, *o: xp.einsum(sub, *o, optimize=path), *ops)

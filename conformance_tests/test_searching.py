@@ -218,3 +218,11 @@ def test_jit_safe_forms_trace():
         tnp.sort(v), v), tnp.take(v, tnp.asarray([0, 5]), mode="wrap")))(tnp.asarray(x))
     check(lambda xp, v: (xp.sort(v), xp.where(v > 1, v, 0.5), xp.searchsorted(xp.sort(v), v),
                          xp.take(v, [0, 5], mode="wrap")) if xp is np else got, x)
+
+
+def test_piecewise_0d_condition():
+    # a condition computed from a 0-d array (NumPy: a scalar; tnp on the device: a 0-d array)
+    check(lambda xp, x: xp.piecewise(x, x > 3, [4, 0]), np.array(3))
+    check(lambda xp, x: xp.piecewise(x, x > 3, [4, 0]), np.array(5.0))
+    check(lambda xp, x: xp.piecewise(x, x < 4, [lambda v: v * 2]), np.array(3))
+    check(lambda xp, x: xp.piecewise(x, xp.asarray(x > 1), [7]), np.arange(3))

@@ -56,6 +56,22 @@ def test_unique_edge():
     check(lambda xp, a: xp.sort(xp.unique(a, sorted=False)), np.array([3, 1, 3, 2]))
 
 
+@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_1d_along_its_axis(axis, equal_nan):
+    # NumPy: a 1-d array along its axis is unique(axis=None): equal_nan applies
+    a = np.array([1.0, np.nan, 2.0, np.nan, 1.0])
+    check(lambda xp, a: xp.unique(a, axis=axis, equal_nan=equal_nan), a)
+    check(lambda xp, a: xp.unique(a, True, True, True, axis=axis, equal_nan=equal_nan), a)
+    check(lambda xp, a: xp.unique(a, axis=1), a)
+
+
+@pytest.mark.parametrize("shape,axis", [((2, 0), 0), ((0, 2), 1), ((0, 2), 0), ((3, 0, 2), 0),
+                                        ((2, 0, 3), 2)])
+def test_unique_axis_of_empty_rows(shape, axis):
+    check(lambda xp, a: xp.unique(a, True, True, True, axis=axis), np.zeros(shape, np.int64))
+
+
 @given(dtypes(), st.integers(0, 10), st.data())
 def test_unique_hypothesis(dt, n, data):
     a = data.draw(arrays(dt, (n,)))
@@ -115,3 +131,13 @@ def test_set_ops_assume_unique_and_empty():
 def test_in1d_removed():
     import tnp
     assert hasattr(np, "in1d") == hasattr(tnp, "in1d")
+
+
+@pytest.mark.parametrize("dt", ["i1", "i4", "i8", "u1", "u8"])
+@pytest.mark.parametrize("kind", [None, "sort", "table"])
+def test_isin_table_range_overflow(dt, kind):
+    # kind='table': NumPy refuses test values whose range its dtype cannot hold (RuntimeError);
+    # None and 'sort' take them
+    info = np.iinfo(dt)
+    test = np.array([info.min if info.min else 0, info.max if info.min else 200], dt)
+    check(lambda xp, a, t: xp.isin(a, t, kind=kind), np.array([1, 2, 3, 0], dt), test)

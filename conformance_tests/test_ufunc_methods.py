@@ -162,3 +162,24 @@ def test_at_on_dtypes_only_numpy_holds(dt):
     check(lambda xp, a: xp.add.at(a, [0, 1], [1, 2, 3]), np.arange(5).astype(dt))
     check(lambda xp, a: xp.add.at(a, [7], 1), np.arange(5).astype(dt))
     check(lambda xp, a: xp.bitwise_and.at(a, [0], 1), np.arange(5).astype(dt))
+
+
+@pytest.mark.parametrize("axis", [0, -1, 1, (0,), None])
+@pytest.mark.parametrize("fn", ["add.reduce", "maximum.reduce", "sum", "prod", "nansum", "max",
+                                "any", "all"])
+def test_reduce_of_a_0d_array_along_axis_0(fn, axis):
+    # NumPy takes axis 0 or -1 of a 0-d array (it reduces nothing); other axes are AxisErrors
+    def body(xp, a):
+        f = xp
+        for part in fn.split("."):
+            f = getattr(f, part)
+        return f(a, axis=axis), f(a, axis=axis, keepdims=True)
+    check(body, np.array(3.5))
+    check(body, np.array(7, np.int16))
+
+
+@pytest.mark.parametrize("nd", [(33, 32), (33, 31), (64, 1), (64, 0)])
+def test_outer_dimension_limit(nd):
+    # NumPy's arrays have at most 64 dimensions (XLA's have no such limit): outer beyond is
+    # NumPy's ValueError
+    check(lambda xp, a, b: xp.add.outer(a, b).shape, np.ones((1,) * nd[0]), np.ones((1,) * nd[1]))

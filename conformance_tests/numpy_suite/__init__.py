@@ -41,6 +41,12 @@ NumPy's C internals that no replacement can have. NumPy's ``slow`` tests are not
 default ``spin test``). Warnings are errors, as in NumPy's own pytest configuration (tnp's
 ``TnpFallbackWarning`` and JAX's deprecation warnings excepted).
 
+Documented differences: ``differences.txt``, one test (node id or prefix) per line with the
+README entry (``<a id="diff-...">`` in README.md's "Known differences from NumPy") it is a case
+of, the failure line it must show, and why. The report still counts those tests as failures; it
+marks them, links the entry and totals them per entry and column. Reviewed; a test goes there
+only when it checks exactly the documented behaviour.
+
 Placement: ``--placement`` (``device`` or ``auto``; default ``$TNP_PLACEMENT`` or ``device``) is
 passed to the tests as ``TNP_PLACEMENT`` and picks the report's column: *forced device* (every
 numeric array on the JAX device tier: the implementations this gate tests) or *default

@@ -81,6 +81,49 @@ def _ids_file(name):
     return os.path.join(HERE, name)
 
 
+README = os.path.join(os.path.dirname(os.path.dirname(HERE)), "README.md")
+README_LINK = "../../README.md"  # from results.md
+
+
+def read_differences(path=None):
+    """``differences.txt``: [(test id or prefix, README entry id, compiled regex, reason)]."""
+    out = []
+    with open(path or _ids_file("differences.txt"), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            body, _, reason = line.partition(" # ")
+            if not body.strip() or body.lstrip().startswith("#"):
+                continue
+            parts = [x.strip() for x in body.split(" | ")]
+            if len(parts) != 3 or not all(parts):
+                raise ValueError(f"differences.txt:{n}: expected 'test id | entry | regex': "
+                                 f"{line.strip()!r}")
+            out.append((parts[0], parts[1], re.compile(parts[2]), reason.strip()))
+    return out
+
+
+def readme_entries(path=None):
+    """The README's documented differences: {entry id: its first words} (``<a id="..."></a>``
+    anchors at the start of the entries of "Known differences from NumPy")."""
+    with open(path or README, encoding="utf-8") as f:
+        text = f.read()
+    return {m.group(1): _title(m.group(2))
+            for m in re.finditer(r'<a id="(diff-[\w-]+)"></a>([^\n]*(?:\n  [^\n]*)?)', text)}
+
+
+def _title(text, width=60):
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if len(text) <= width else text[:width].rsplit(" ", 1)[0] + " …"
+
+
+def documented(test_id, msg, differences):
+    """The README entry id a failure is a documented difference of, or None."""
+    for prefix, entry, rx, _ in differences:
+        if (test_id == prefix or test_id.startswith(prefix + "[")
+                or test_id.startswith(prefix + "::")) and rx.search(msg or ""):
+            return entry
+    return None
+
+
 def prepare(workdir, keys):
     """Copy and rewrite the files ``keys`` of the installed NumPy into ``workdir``."""
     log = []
@@ -291,13 +334,27 @@ def _all_tests(results):
     return out
 
 
-def write_report(path, columns, meta):
+def write_report(path, columns, meta, differences=(), entries=None):
     """columns: {placement: results or None}, results: {key: dict(tests=..., collect_errors=...,
     finished=..., seconds=...)}. The forced-device column is the gate: the failure families and
-    the per-function lists are its; the default-placement column adds rates and counts."""
+    the per-function lists are its; the default-placement column adds rates and counts.
+    ``differences`` (``read_differences()``) marks the failures that are documented differences,
+    each linked to its README entry (``entries``: ``readme_entries()``)."""
     results = columns.get("device") or {}
     default = columns.get("auto")
     alltests = _all_tests(results)
+    entries = entries or {}
+
+    def doc_of(tests):
+        """{test id: README entry id} of the failures that are documented differences."""
+        return {t: e for t, (o, msg, _) in tests.items() if o in ("failed", "error", "crashed")
+                for e in [documented(t, msg, differences)] if e}
+
+    def link(entry):
+        title = entries.get(entry)
+        return f"[{entry}]({README_LINK}#{entry})" + (f": {_md(title)}" if title else "")
+    docs = doc_of(alltests)
+    ddocs = doc_of(_all_tests(default)) if default else {}
     raw, fn, counts, nfn = rates(alltests)
     if default:
         draw, dfn, dcounts, dnfn = rates(_all_tests(default))
@@ -339,6 +396,8 @@ def write_report(path, columns, meta):
              + f" | {dcol[2]} |")
     L.append(f"| test functions that ran | {nfn} | {dcol[3]} |")
     L.append(f"| files | {len(results)} | {dcol[4]} |")
+    L.append(f"| failures that are documented differences ([below](#documented-differences)) "
+             f"| {len(docs)} | {len(ddocs) if default else '—'} |")
     L.append("")
     L.append("## Per file")
     L.append("")
@@ -381,10 +440,32 @@ def write_report(path, columns, meta):
             example.setdefault(f, (tid, msg))
     L.append("## Most frequent failures (first line of the failure, numbers blurred)")
     L.append("")
-    L.append("| count | first line | example |")
-    L.append("|---|---|---|")
+    famdoc = collections.Counter(family(alltests[t][1]) for t in docs)
+    L.append("| count | documented differences | first line | example |")
+    L.append("|---|---|---|---|")
     for f, n in fam.most_common(25):
-        L.append(f"| {n} | `{_md(f)}` | `{_md(example[f][0])}` |")
+        L.append(f"| {n} | {famdoc[f] or ''} | `{_md(f)}` | `{_md(example[f][0])}` |")
+    L.append("")
+    L.append("## Documented differences")
+    L.append("")
+    L.append("Failures that are documented differences of tnp from NumPy (README.md, \"Known "
+             "differences from NumPy\"), as `differences.txt` lists them (each test with the "
+             "failure line it must show; reviewed). They count as failures in every rate above; "
+             "the per-function lists below mark them.")
+    L.append("")
+    if docs or ddocs:
+        L.append("| README entry | forced device | default placement | tests (forced device; "
+                 "*default placement only* in italics) |")
+        L.append("|---|---|---|---|")
+        for entry in sorted(set(docs.values()) | set(ddocs.values())):
+            dev = sorted(t for t, e in docs.items() if e == entry)
+            auto = sorted(t for t, e in ddocs.items() if e == entry)
+            names = [f"`{_md(t)}`" for t in dev] + [f"*`{_md(t)}`*" for t in auto
+                                                    if t not in docs]
+            L.append(f"| {link(entry)} | {len(dev)} | {len(auto) if default else '—'} | "
+                     + ", ".join(names) + " |")
+    else:
+        L.append("None among these records.")
     L.append("")
     cerr = [(k, e) for k, r in results.items() for e in r["collect_errors"]]
     if cerr:
@@ -399,13 +480,13 @@ def write_report(path, columns, meta):
     for key, r in results.items():
         per = collections.OrderedDict()
         for tid, (o, msg, _) in r["tests"].items():
-            per.setdefault(function_of(tid), []).append((o, msg))
+            per.setdefault(function_of(tid), []).append((tid, o, msg))
         L.append("")
         L.append(f"### {key}")
         L.append("")
         bad, good, skipped = [], [], []
         for f, lst in per.items():
-            c = collections.Counter(o for o, _ in lst)
+            c = collections.Counter(o for _, o, _ in lst)
             ran = c["passed"] + c["failed"] + c["error"] + c["crashed"]
             name = f.split("::", 1)[1] if "::" in f else f
             if ran == 0:
@@ -413,9 +494,12 @@ def write_report(path, columns, meta):
             elif c["passed"] == ran:
                 good.append(name + (f" ({ran})" if ran > 1 else ""))
             else:
-                first = next(m for o, m in lst if o in ("failed", "error", "crashed"))
+                tid, first = next((t, m) for t, o, m in lst if o in ("failed", "error", "crashed"))
+                entry = docs.get(tid if tid.startswith(key) else f"{key}::{tid}")
+                mark = f"documented difference ({link(entry)}): " if entry else ""
                 bad.append(f"| `{_md(name)}` | {c['passed']} | {c['failed']} | {c['error']} | "
-                           f"{c['crashed']} | {c['skipped'] + c['xfailed']} | `{_md(first)}` |")
+                           f"{c['crashed']} | {c['skipped'] + c['xfailed']} | "
+                           f"{mark}`{_md(first)}` |")
         if bad:
             L.append("| function | passed | failed | error | crashed | skipped | first failure |")
             L.append("|---|---|---|---|---|---|---|")
@@ -555,7 +639,7 @@ def build_report(workdir, out, note=None):
                 for run, keys in runs.items())
     if note:
         meta["note"] = note
-    return write_report(out, columns, meta)
+    return write_report(out, columns, meta, read_differences(), readme_entries())
 
 
 def make_meta(args):

@@ -515,6 +515,12 @@ def _compare(ufunc_name):
         if ufunc_name in ("equal", "not_equal") and (
                 other is None or isinstance(other, (str, bytes))) and not self._on_host:
             return _ns.full(self._shape, ufunc_name == "not_equal")  # NumPy's answer
+        if ufunc_name in ("equal", "not_equal") and self._dtype.kind == "V":
+            # void/structured arrays (host tier): ndarray's own ==/!= compares them field by
+            # field (the ufuncs have no void loop)
+            fn = operator.eq if ufunc_name == "equal" else operator.ne
+            r = fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
+            return _ns.asarray(r) if isinstance(r, np.ndarray) else r
         return getattr(_ns, ufunc_name)(self, other)
     return op
 

@@ -358,6 +358,8 @@ class ufunc:
                     return _plain_reduce(*kern, x)
         out = single_out(out)
         res = probe.call(numpy_fn, probe.small(x), **kw)  # NumPy's errors for the arguments
+        if x.ndim == 0 and axis is not None and not isinstance(axis, tuple):
+            axis = ()  # NumPy takes axis 0 (or -1) of a 0-d array (the probe refused others)
         axes = normalize_axes(axis, x.ndim)
         want = tuple(1 if i in axes else n for i, n in enumerate(x.shape)
                      if keepdims or i not in axes)
@@ -452,6 +454,8 @@ class ufunc:
         if self.nin != 2:
             self._np.outer(np.zeros(1), np.zeros(1))  # NumPy's own error
         a, b = _array(A), _array(B)
+        if a.ndim + b.ndim > 64:  # NumPy's dimension limit (XLA has none): NumPy's ValueError
+            probe.call(self._np.outer, probe.Spec(a.shape, a.dtype), probe.Spec(b.shape, b.dtype))
         a = a.reshape(a.shape + (1,) * b.ndim)
         return self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
 

@@ -176,6 +176,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 @np_doc(np.histogram2d)
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
+    if len(x) != len(y):  # NumPy's error (it raises before looking at anything else)
+        probe.call(np.histogram2d, probe.Spec((len(x),), np.float64),
+                   probe.Spec((len(y),), np.float64))
     try:
         N = len(bins)
     except TypeError:
@@ -202,9 +205,11 @@ def bincount(x, /, weights=None, minlength=0):
                 else None)
     w = None if weights is None else asarray(weights)
     n = x.shape[0] if x.ndim == 1 else 1
-    ph_w = None if w is None else probe.Spec((min(n, 2),) + w.shape[1:], w.dtype)
-    dt = probe.dtype_of(np.bincount, probe.Spec((min(n, 2),) + x.shape[1:], x.dtype), ph_w,
-                        minlength=minlength)
+    ph_w = None if w is None else probe.Spec((min(n, 2),) + w.shape[1:] if w.ndim else (),
+                                             w.dtype)
+    # placeholders of the operands' ranks (a 0-d x is NumPy's ValueError)
+    dt = probe.dtype_of(np.bincount, probe.Spec((min(n, 2),) + x.shape[1:] if x.ndim else (),
+                                                x.dtype), ph_w, minlength=minlength)
     if w is not None and w.shape != x.shape:
         raise ValueError("The weights and list don't have the same length.")
     mm = np.asarray(_minmax(x))

@@ -142,12 +142,18 @@ def _ravel_kernel(idx: ArrayLikeSeq, dims, modes, order):
 @np_doc(np.ravel_multi_index, notes="Sync point: mode='raise' reads the bounds check from the "
                                     "device.")
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    if any(isinstance(i, (list, tuple)) and not i for i in multi_index):
+        # an empty Python sequence: NumPy's own error (it names the dtype it inferred)
+        probe.call(np.ravel_multi_index, multi_index, dims, mode=mode, order=order)
     idx = [asarray(i) for i in multi_index]
     dims = (operator.index(dims),) if not isinstance(dims, (tuple, list)) and np.ndim(dims) == 0 \
         else tuple(operator.index(d) for d in dims)
     np.broadcast_shapes(*(i.shape for i in idx))
-    probe.call(np.ravel_multi_index, tuple(probe.Spec((0,), i.dtype) for i in idx), dims,
-               mode=mode, order=order)
+    # NumPy's errors (on empty index arrays: none of them depends on the values; with a zero
+    # dimension, the real shapes decide: any index at all is an error)
+    probe.call(np.ravel_multi_index, tuple(
+        probe.like(i) if 0 in dims else probe.Spec((0,), i.dtype) for i in idx), dims,
+        mode=mode, order=order)
     modes = tuple(mode) if isinstance(mode, (tuple, list)) else (mode,) * len(dims)
     modes = tuple(_MODES.get(m, m) for m in modes)
     out, bad = _ravel_kernel(idx, dims, modes, _order(order))
@@ -172,8 +178,15 @@ def _unravel_kernel(indices: ArrayLike, dims, order):
 
 @np_doc(np.unravel_index, notes="Sync point: the bounds check is read from the device.")
 def unravel_index(indices, shape, order="C"):
+    if isinstance(indices, (list, tuple)) and not indices:
+        # an empty Python sequence: NumPy's own error (it names the dtype it inferred)
+        probe.call(np.unravel_index, indices, shape, order=order)
     indices = asarray(indices)
-    probe.call(np.unravel_index, probe.Spec((0,), indices.dtype), shape, order=order)
+    empty_shape = np.ndim(shape) != 0 and len(shape) == 0
+    # NumPy's errors on an empty index array (none depends on the values); shape () takes
+    # a 0-d index and checks bounds before refusing any other
+    if not empty_shape:
+        probe.call(np.unravel_index, probe.Spec((0,), indices.dtype), shape, order=order)
     dims = (operator.index(shape),) if np.ndim(shape) == 0 else tuple(
         operator.index(d) for d in shape)
     out, bad = _unravel_kernel(indices, dims, _order(order))
@@ -183,6 +196,8 @@ def unravel_index(indices, shape, order="C"):
         size = int(np.prod(dims, dtype=np.int64))
         first = host[(host < 0) | (host >= size)][0]
         raise ValueError(f"index {first} is out of bounds for array with size {size}")
+    if empty_shape:
+        probe.call(np.unravel_index, probe.Spec(indices.shape, indices.dtype), (), order=order)
     return out
 
 

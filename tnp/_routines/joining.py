@@ -270,6 +270,8 @@ def pad(array, pad_width, mode="constant", **kwargs):
         return padded
     # NumPy's own checks of the mode and its keywords, on a 1-element placeholder
     probe.call(np.pad, probe.unit(a), 0, mode=mode, **kwargs)
+    if a.ndim == 0:
+        return a.copy()  # nothing to pad: NumPy returns a copy
     if a.size == 0 and mode not in ("constant", "empty"):
         for axis, width in enumerate(pw):
             if a.shape[axis] == 0 and builtins.any(width):

@@ -11,7 +11,8 @@ import numpy as np
 from .._core import dtypes, probe, write
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, ArrayOrScalar, normalize, normalize_axes
+from .._core.normalize import (ArrayLike, ArrayOrScalar, normalize, normalize_axes,
+                               operator_index)
 from .._core.np_doc import np_doc
 from .creation import asarray
 
@@ -30,6 +31,9 @@ def _truth(a: ArrayLike, axis, keepdims, where: ArrayLike | None, fn):
 
 def _reduce(fn, a, axis, out, keepdims, where):
     a = asarray(a)
+    if a.ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)) and (
+            operator_index(axis) in (0, -1)):
+        axis = ()  # NumPy takes axis 0 (or -1) of a 0-d array: it reduces nothing
     axes = normalize_axes(axis, a.ndim)
     keepdims = builtins.bool(keepdims) if keepdims is not _NoValue else False
     where = None if where is _NoValue or where is True else where

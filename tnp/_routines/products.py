@@ -10,12 +10,14 @@ import numpy as np
 from .._core import probe, write
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis, to_jax
+from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axis, single_out,
+                               to_jax)
 from .._core.np_doc import np_doc
 
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "trace",
            "cross"]
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 HIGHEST = "highest"  # jax.lax.Precision.HIGHEST, by name (JAX is imported on first use)
 
 
@@ -151,7 +153,7 @@ def _split_operands(operands):
         return operands[0], list(operands[1:])
     n = len(operands) - len(operands) % 2
     ops, subs = list(operands[0:n:2]), list(operands[1:n:2])
-    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    letters = _LETTERS[26:] + _LETTERS[:26]  # NumPy's labels: 0-25 'A'-'Z', 26-51 'a'-'z'
 
     def conv(sub):
         s = ""
@@ -168,6 +170,35 @@ def _split_operands(operands):
     if len(operands) % 2:
         text += "->" + conv(operands[-1])
     return text, ops
+
+
+def _canonical(subscripts):
+    """``subscripts`` with the output made explicit (implicit mode: the broadcast dimensions,
+    then the labels met once, in character order, as NumPy does) and the labels renamed in order
+    of first appearance, so that every spelling of one contraction (``"ij,jk"``, ``"ab,bc"``,
+    the sublist form) is one compiled kernel per shape. Subscripts this does not read cleanly
+    are returned unchanged (NumPy's probe and ``jnp.einsum`` judge them)."""
+    s = subscripts.replace(" ", "")
+    if not s:
+        return subscripts
+    ins, arrow, out = s.partition("->")
+    terms = ins.split(",") + ([out] if arrow else [])
+    bare = [t.replace("...", "", 1) for t in terms]
+    if "->" in out or not all(b == "" or (b.isascii() and b.isalpha()) for b in bare):
+        return subscripts
+    labels = "".join(bare[:len(bare) - bool(arrow)])
+    if arrow:
+        if len(set(bare[-1])) != len(bare[-1]) or not set(bare[-1]) <= set(labels) or (
+                "..." in out and "..." not in ins):
+            return subscripts
+    else:
+        once = sorted(c for c in set(labels) if labels.count(c) == 1)
+        out = ("..." if "..." in ins else "") + "".join(once)
+    names = {}
+    for c in labels:
+        names.setdefault(c, _LETTERS[len(names)])
+    rename = "".join(names.get(c, c) for c in ins + "->" + out)
+    return rename
 
 
 def _jax_path(optimize):
@@ -198,18 +229,67 @@ def _einsum(subscripts, ops: ArrayLikeSeq, dtype, casting, optimize):
         (r != 0) if dt.kind == "b" else numpy_cast(r, dt))
 
 
+def _einsum_view(subscripts, a):
+    """One operand, no label summed: NumPy's einsum returns a view of it (diagonals for repeated
+    labels, then the output's order); None where that is not the case or the subscripts do not
+    fit the operand (the kernel raises NumPy's error)."""
+    ins, arrow, out = subscripts.partition("->")
+    if not arrow or "," in ins or ins.count("...") > 1:
+        return None
+    nell = a.ndim - len(ins.replace("...", "")) if "..." in ins else 0
+    if nell < 0:
+        return None
+    ell = list(range(nell))  # the broadcast dimensions, as labels that no letter can be
+
+    def labels(term):
+        head, dots, tail = term.partition("...")
+        return list(head) + (ell if dots else []) + list(tail)
+    src, dst = labels(ins), labels(out)
+    if len(src) != a.ndim or set(src) != set(dst) or len(set(dst)) != len(dst):
+        return None
+    v = a
+    while len(set(src)) < len(src):
+        c = next(c for c in src if src.count(c) > 1)
+        i, j = [k for k, x in enumerate(src) if x == c][:2]
+        if v.shape[i] != v.shape[j]:
+            return None
+        shape = tuple(n for k, n in enumerate(v.shape) if k not in (i, j)) + (v.shape[i],)
+        d = v._view(("diagonal", (0, i, j)), (), shape)
+        d._writeable = v._writeable  # einsum's diagonal is as writeable as its operand
+        v, src = d, [x for k, x in enumerate(src) if k not in (i, j)] + [c]
+    perm = tuple(src.index(x) for x in dst)
+    if perm != tuple(range(len(perm))):
+        return v.transpose(perm)
+    return v if v is not a else a[...]
+
+
 @np_doc(np.einsum)
 def einsum(*operands, out=None, optimize=False, **kwargs):
     bad = set(kwargs) - {"dtype", "order", "casting"}
     if bad:
         raise TypeError(f"'{sorted(bad)[0]}' is an invalid keyword argument for einsum")
+    if out is not None:
+        out = single_out(out, "keyword parameter out must be an array for einsum")
+    if kwargs.get("order", "K") not in ("K", "k"):
+        probe.call(np.einsum, "", 0, order=kwargs["order"])  # NumPy's error for a bad order
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        einsum_path(*operands, optimize=optimize)  # NumPy's RuntimeError for an invalid path
     subscripts, ops = _split_operands(operands)
     dtype = kwargs.get("dtype")
-    r = _einsum(subscripts, ops, None if dtype is None else np.dtype(dtype),
-                kwargs.get("casting", "safe"), _jax_path(optimize))
+    dtype = None if dtype is None else np.dtype(dtype)
+    casting, path = kwargs.get("casting", "safe"), _jax_path(optimize)
+    if len(ops) == 1 and isinstance(ops[0], ndarray) and dtype is None and out is None:
+        view = _einsum_view(_canonical(subscripts), ops[0])  # NumPy's einsum returns a view
+        if view is not None:
+            return view
+    try:
+        r = _einsum(_canonical(subscripts), ops, dtype, casting, path)
+    except (ValueError, TypeError):
+        # the error as the caller spelt the subscripts (its message names their labels)
+        r = _einsum(subscripts, ops, dtype, casting, path)
     if out is None:
         return r
-    if not isinstance(out, ndarray) or out.shape != r.shape:
+    if out.shape != r.shape:
         raise ValueError("output has wrong dimensions or dtype")
     write.assign(out, r)
     return out

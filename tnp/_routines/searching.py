@@ -141,9 +141,12 @@ def select(condlist, choicelist, default=0):
 def piecewise(x, condlist, funclist, *args, **kw):
     x = asarray(x)
     n2 = len(funclist)
-    first = None if np.isscalar(condlist) else condlist[0]
+    # a 0-d array condition (tnp's stand-in for NumPy's scalar ``x > 3``) is a scalar one
+    scalar = np.isscalar(condlist) or (isinstance(condlist, (ndarray, np.ndarray))
+                                       and condlist.ndim == 0)
+    first = None if scalar else condlist[0]
     is_seq = isinstance(first, (list, np.ndarray)) or (isinstance(first, ndarray) and first.ndim)
-    if np.isscalar(condlist) or (not is_seq and x.ndim != 0):
+    if scalar or (not is_seq and x.ndim != 0):
         condlist = [condlist]
     conds = cast(jnp.stack([to_jax(c) for c in condlist]), bool)
     n = len(conds)

@@ -5,6 +5,7 @@ The number of distinct elements is a data-dependent shape: these are sync points
 allows any order, so sorted is a valid answer).
 """
 import functools
+import math
 
 from .._core.jaxload import jax, jit, jnp
 import numpy as np
@@ -84,6 +85,9 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 
 @normalize(jit=False)
 def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis, equal_nan):
+    if axis is not None and ar.ndim == 1:
+        normalize_axis(axis, ar.ndim)  # NumPy: a 1-d array along its axis is unique(axis=None)
+        axis = None
     if axis is None:
         values, index, inverse, counts, first = _unique(ar.ravel(), equal_nan)
         inverse = inverse.reshape(ar.shape)
@@ -92,9 +96,9 @@ def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis,
     else:
         axis = normalize_axis(axis, ar.ndim)
         moved = jnp.moveaxis(ar, axis, 0)
-        rows = moved.reshape(moved.shape[0], -1)
+        rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
         values, index, inverse, counts, _ = _unique(rows, False)
-        values = jnp.moveaxis(values.reshape((-1,) + moved.shape[1:]), 0, axis)
+        values = jnp.moveaxis(values.reshape(values.shape[:1] + moved.shape[1:]), 0, axis)
     extra = [r for r, flag in ((index, return_index), (inverse, return_inverse),
                                (counts, return_counts)) if flag]
     return (values, *extra) if extra else values
@@ -131,11 +135,21 @@ def _isin_kernel(element: ArrayLike, test: ArrayLike, invert, dt):
     return ~found if invert else found
 
 
-@np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind).")
+@np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind). With "
+        "``kind='table'``, a sync point: NumPy's range check reads the test values' min and max.")
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     element, test_elements = asarray(element), asarray(test_elements)
     probe.call(np.isin, probe.Spec((0,), element.dtype), probe.Spec((0,), test_elements.dtype),
                kind=kind)
+    if (kind == "table" and test_elements.size and element.dtype.kind in "uib"
+            and test_elements.dtype.kind in "uib"):
+        # NumPy's table refuses a range of test values its dtype cannot hold (a RuntimeError):
+        # it depends on their min and max only (a sync); NumPy is asked about those two
+        lo, hi = int(test_elements.min()), int(test_elements.max())
+        held = np.uint8 if test_elements.dtype.kind == "b" else test_elements.dtype
+        if hi - lo > np.iinfo(held).max:
+            probe.call(np.isin, probe.Spec((0,), element.dtype),
+                       np.array([lo, hi], test_elements.dtype), kind=kind)
     dt = np.result_type(element.dtype, test_elements.dtype)
     return _isin_kernel(element, test_elements, bool(invert), dt)
 

@@ -1,0 +1,21 @@
+"""Kernels shared where a call differs only in spelling: one compiled kernel per contraction and
+shape, however the call names it (a device-tier cost: every new kernel is an XLA compile, tens of
+milliseconds on a CPU). NumPy is the oracle of the values (``conformance_tests``); these count
+compiles."""
+import numpy as np
+
+import tnp
+from tnp._core import caches
+
+
+def test_einsum_spellings_share_one_kernel(device_placement):
+    a = tnp.asarray(np.arange(6.0).reshape(2, 3))
+    b = tnp.asarray(np.arange(12.0).reshape(3, 4))
+    want = np.einsum("ij,jk", np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4))
+    np.testing.assert_array_equal(np.asarray(tnp.einsum("ij,jk", a, b)), want)
+    before = caches.executables_built()
+    for r in (tnp.einsum("ab,bc", a, b), tnp.einsum("ij,jk->ik", a, b),
+              tnp.einsum(a, [0, 1], b, [1, 2]), tnp.einsum(a, [3, 1], b, [1, 0], [3, 0]),
+              tnp.einsum("Ij , jK", a, b)):
+        np.testing.assert_array_equal(np.asarray(r), want)
+    assert caches.executables_built() == before
