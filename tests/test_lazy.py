@@ -452,3 +452,12 @@ def test_on_by_default(value, on):
     out = subprocess.run([sys.executable, "-c", "from tnp._core import lazy; print(lazy.on)"],
                          capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == str(on)
+
+
+def test_broadcast_past_32_dimensions():
+    """Operands of more than 32 dimensions (NumPy's ``broadcast_shapes`` stops there; arrays go
+    to 64) are computed eagerly: NumPy's shape and values."""
+    h, g = numpy.full((1,) * 40, 2.0), numpy.arange(3.0).reshape((3,) + (1,) * 19)
+    _same(np.asarray(h) + np.asarray(g), h + g)
+    _same(np.add.outer(np.ones((1,) * 33), np.ones((1,) * 31)),
+          numpy.add.outer(numpy.ones((1,) * 33), numpy.ones((1,) * 31)))

@@ -73,7 +73,7 @@ def operands(numpy_fn, args):
 def _result_size(numpy_fn, vals):
     """Elements of the result of host operands of different shapes: their broadcast shape's
     or, for a ufunc with a core signature (``matmul``), the loop dimensions broadcast times
-    the output's core dimensions; 0 where NumPy raises (it raises its error itself). Small
+    the output's core dimensions; 0 where NumPy cannot say (it raises its error itself). Small
     operands answer at once with a bound under the threshold: the product of their sizes
     (no dimension is 0), which neither a broadcast nor a contraction exceeds."""
     bound = 1
@@ -104,7 +104,7 @@ def _result_size(numpy_fn, vals):
         for d in out:
             n *= sizes.get(d, 1)
         return n
-    except ValueError:
+    except (ValueError, RuntimeError):  # (NumPy broadcasts at most 32 dimensions here)
         return 0
 
 
