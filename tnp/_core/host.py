@@ -75,13 +75,18 @@ def _result_size(numpy_fn, vals):
     or, for a ufunc with a core signature (``matmul``), the loop dimensions broadcast times
     the output's core dimensions; 0 where NumPy cannot say (it raises its error itself). Small
     operands answer at once with a bound under the threshold: the product of their sizes
-    (no dimension is 0), which neither a broadcast nor a contraction exceeds."""
+    (no dimension is 0), which neither a broadcast nor a contraction exceeds (for ``matmul``,
+    divided by the contracted dimension squared)."""
     bound = 1
     for v in vals:
         if type(v) is np.ndarray:
             bound *= v.size
     if 0 < bound < placement.THRESHOLD:
         return bound
+    if numpy_fn is np.matmul and len(vals) == 2 and type(vals[0]) is np.ndarray and vals[0].ndim:
+        k = vals[0].shape[-1]  # contracted: the sizes' product counts it twice
+        if k and bound // (k * k) < placement.THRESHOLD:
+            return bound // (k * k)
     sig = numpy_fn.signature
     try:
         if sig is None:
