@@ -30,6 +30,9 @@ def _measures(rows):
     if floor:
         out.append(("the same for a bare wrapper class (``dispatch floor``: its median)",
                     "(reference)", f"{statistics.median(floor):.2f}", None))
+        above = _ratios(rows, "dispatch floor", "tnp/floor wrapper")
+        out.append(("tnp over that floor (``dispatch floor``: median tnp/floor wrapper)",
+                    "(reference)", f"{statistics.median(above):.2f}", None))
     basket = _ratios(rows, "dispatch", "tnp/jax", lambda r: "unread" not in r["name"])
     if basket:
         m = statistics.median(basket)
