@@ -207,6 +207,7 @@ class ufunc:
         if node is None or node.dtype != target._dtype or node.shape != target._shape:
             return False
         write.rebind_pending(target, node)
+        node = None  # a flush outputs the nodes held outside its graph: this one is not
         lazy.bound(root)
         return True
 
