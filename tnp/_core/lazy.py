@@ -97,14 +97,14 @@ class _Graph:
     node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
     (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
     operands as they are) with their kinds (None for an array, else the type), their keys in
-    ``pos`` and whether an array leaf is read only through nodes' operands (``direct``: a
-    computed node's value is held by the node too, never donated). ``bytes``: the results of its
-    nodes and the concrete arrays they read (see ``BYTES``)."""
-    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "direct", "pos", "bytes")
+    ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
+    operands (``direct``: a computed node's value is held by the node too, never donated).
+    ``bytes``: the results of its nodes and the concrete arrays they read (see ``BYTES``)."""
+    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes")
 
     def __init__(self):
-        self.nodes, self.wiring, self.leaves, self.kinds = [], [], [], []
-        self.keys, self.direct, self.pos, self.bytes = [], [], {}, 0
+        self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
+        self.sizes, self.direct, self.pos, self.bytes = [], [], {}, 0
 
     def leaf(self, a, key, kind, direct):
         """The position of the leaf ``a`` (``key``: its identity or plain value)."""
@@ -114,6 +114,7 @@ class _Graph:
             self.leaves.append(a)
             self.kinds.append(kind)
             self.keys.append(key)
+            self.sizes.append(a.nbytes if kind is None or kind is np.ndarray else 0)
             self.direct.append(direct)
         elif not direct:
             self.direct[i] = False
@@ -237,11 +238,10 @@ def bound(root):
 def _new(fn, args, shape, dtype):
     """The node of ``fn(*args)``, wired into the graph of its pending operands (joined)."""
     dtype = np.dtype(dtype)
-    nbytes = math.prod(shape) * dtype.itemsize
     n = Node()
     n.fn = fn
     n.args = args
-    n.shape = tuple(shape)
+    n.shape = shape = tuple(shape)
     n.dtype = dtype
     n.root = n.value = None
     with _LOCK:  # (a flush holds it: an operand is pending or computed throughout)
@@ -258,6 +258,7 @@ def _new(fn, args, shape, dtype):
         if g is None:
             g = _Graph()
         codes = []
+        nbytes = math.prod(shape) * dtype.itemsize
         for v in args:
             t = type(v)
             if t is Node:
@@ -265,17 +266,15 @@ def _new(fn, args, shape, dtype):
                     codes.append(-1 - v.index)
                     continue
                 v = v.value
-                nbytes += v.nbytes
-                codes.append(g.leaf(v, id(v), None, False))
+                i = g.leaf(v, id(v), None, False)
             elif t is ArrayImpl:
-                nbytes += v.nbytes
-                codes.append(g.leaf(v, id(v), None, True))
+                i = g.leaf(v, id(v), None, True)
             else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
                 # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
                 # writes in place); other operands one leaf each
-                if t is np.ndarray:
-                    nbytes += v.nbytes
-                codes.append(g.leaf(v, (t, repr(v)) if _plain(v) else id(v), t, False))
+                i = g.leaf(v, _plain_key(v), t, False)
+            nbytes += g.sizes[i]
+            codes.append(i)
         n.graph = g
         n.index = len(g.nodes)
         g.nodes.append(weakref.ref(n))
@@ -350,8 +349,11 @@ def _flush(node, reason):
         STATS["graphs"] += 1
     STATS["flushes"] += 1
     syncs.note_flush(reason)
-    with tracing.outside_trace():  # concrete, even when first needed under a trace
+    if type(tracing.current_trace()) is _jcore.EvalTrace:
         results = fn(*g.leaves)
+    else:
+        with tracing.outside_trace():  # concrete, even when first needed under a trace
+            results = fn(*g.leaves)
     nodes = g.nodes
     for i, v in zip(outs, results):
         n = nodes[i]()
@@ -395,9 +397,26 @@ def _calibrate():
         _BASE += 1
 
 
+def _plain_key(v):
+    """A leaf's key: for Python numbers, None and tuples of them, their type and value (ints
+    as they are; otherwise their repr, which tells -0.0 from 0.0 and 1 from True), else its
+    identity."""
+    t = type(v)
+    if t is int:
+        return t, v
+    if t is tuple:  # (a view's offsets: tuples of ints)
+        for x in v:
+            if type(x) is not int and (type(x) is not tuple or any(
+                    type(y) is not int for y in x)):
+                break
+        else:
+            return t, v
+    return (t, repr(v)) if _plain(v) else id(v)
+
+
 def _plain(a):
     """Whether ``a`` is Python numbers, None and tuples of them: its type and repr tell its
-    value (-0.0 from 0.0, 1 from True)."""
+    value."""
     t = type(a)
     return t in _SCALARS or a is None or t is tuple and all(map(_plain, a))
 
