@@ -30,7 +30,6 @@ allocate). Each flush is counted with its reason (``REASONS``; by program line u
 Every transition of a node to its value happens under ``_LOCK`` (a writer forces a root's node
 under the root's lock first, so it never sees a node; see ``write``).
 """
-import collections
 import math
 import os
 import sys
@@ -398,16 +397,22 @@ def _calibrate():
 
 
 def _plain_key(v):
-    """A leaf's key: for Python numbers, None and tuples of them, their type and value (ints
-    as they are; otherwise their repr, which tells -0.0 from 0.0 and 1 from True), else its
-    identity."""
+    """A leaf's key: for Python numbers, None and tuples of them, their type and value (ints,
+    nonzero floats and a view's offsets, tuples of ints, as they are; otherwise their repr,
+    which tells -0.0 from 0.0 and 1 from True), else its identity."""
     t = type(v)
-    if t is int:
+    if t is int or t is float and v:
         return t, v
-    if t is tuple:  # (a view's offsets: tuples of ints)
+    if t is tuple:
         for x in v:
-            if type(x) is not int and (type(x) is not tuple or any(
-                    type(y) is not int for y in x)):
+            if type(x) is tuple:
+                for y in x:
+                    if type(y) is not int:
+                        break
+                else:
+                    continue
+                break
+            if type(x) is not int:
                 break
         else:
             return t, v
@@ -426,18 +431,22 @@ def _donations(g, outs, uses):
     view, user or other pending node: ``sys.getrefcount`` shows only those nodes' operands, the
     leaves list's and its own argument's), each matched to an output of its shape and dtype
     that XLA then writes in its place."""
-    nodes, leaves = g.nodes, g.leaves
-    free = collections.Counter()
+    leaves = g.leaves
+    candidates = [i for i in range(len(leaves)) if g.direct[i] and uses[i]
+                  and sys.getrefcount(leaves[i]) == uses[i] + 2]
+    if not candidates:
+        return ()
+    free = {}
     for i in outs:
-        n = nodes[i]()
-        free[n.shape, n.dtype] += 1
+        n = g.nodes[i]()
+        s = (n.shape, n.dtype)
+        free[s] = free.get(s, 0) + 1
     donate = []
-    for i in range(len(leaves)):
-        if g.direct[i] and uses[i] and sys.getrefcount(leaves[i]) == uses[i] + 2:
-            s = (leaves[i].shape, leaves[i].dtype)
-            if free[s] > 0:
-                free[s] -= 1
-                donate.append(i)
+    for i in candidates:
+        s = (leaves[i].shape, leaves[i].dtype)
+        if free.get(s, 0) > 0:
+            free[s] -= 1
+            donate.append(i)
     return tuple(donate)
 
 
