@@ -11,24 +11,30 @@ reductions (``ufunc.reduce_resolved``), ``astype``, and every ``@normalize`` ker
 one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operand is read
 through its lenses by a node (``operand``), so views of pending values stay pending.
 
-``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a concrete
-array) compiles the pending graph reachable from the root's node, and from the other nodes of
-its graph set (``_Graph``) that live roots hold, as one ``jax.jit`` of the composed functions,
-whose inputs are the graph's concrete leaves and scalars and whose outputs
-are the nodes that a live root still holds, and stores each result in its root. An array leaf
-that only the graph's nodes hold (a root rebound by an in-place write, nothing else referring to
-it: ``_donations``) is donated to an output of its shape and dtype, so an in-place loop keeps
-its buffer. Compiled graphs
-are cached by structure (functions, wiring, leaf kinds, outputs); JAX specialises each by the
-leaves' shapes and dtypes. The pending graph a node joins (``_Graph``) is bounded: a node is
-forced when recorded once its graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64)
-or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the
-concrete arrays they read, an upper bound of what the graph keeps alive and its flush may
-allocate). Each flush is counted with its reason (``REASONS``; by program line under
-``python -m tnp run --report``: ``syncs.note_flush``).
+A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
+operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
+node, its function and the positions of its operands (nodes, or leaves: concrete arrays once
+each, equal plain operands once), so a flush walks nothing to build its computation or its
+cache key. ``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a
+concrete array) computes the root's whole graph as one ``jax.jit`` of the composed functions,
+whose inputs are the graph's leaves and whose outputs are the nodes that something outside the
+graph still holds (``_outputs``: more references than the graph's operands and its own
+bookkeeping make, ``sys.getrefcount`` calibrated at import: a root, or a caller about to use the
+node); a node nothing else holds is not an output and XLA drops its computation. Each result is
+stored in its node and in the root holding it. An array leaf that only the graph's nodes hold (a
+root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated to
+an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
+cached by structure (functions, wiring, leaf kinds, outputs, donations); JAX specialises each by
+the leaves' shapes and dtypes. A graph is bounded: a node is forced when recorded once its
+graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64) or ``BYTES`` bytes
+(``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the concrete arrays they read,
+an upper bound of what the graph keeps alive and its flush may allocate). Each flush is counted
+with its reason (``REASONS``; by program line under ``python -m tnp run --report``:
+``syncs.note_flush``).
 
-Every transition of a node to its value happens under ``_LOCK`` (a writer forces a root's node
-under the root's lock first, so it never sees a node; see ``write``).
+Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
+node is pending or computed throughout a recording; a writer forces a root's node under the
+root's lock first, so it never sees a node; see ``write``).
 """
 import math
 import os
