@@ -264,6 +264,7 @@ def _new(fn, args, shape, dtype):
             g = _Graph()
         codes = []
         nbytes = math.prod(shape) * dtype.itemsize
+        pos = g.pos
         for v in args:
             t = type(v)
             if t is Node:
@@ -273,11 +274,16 @@ def _new(fn, args, shape, dtype):
                 v = v.value
                 i = g.leaf(v, id(v), None, False)
             elif t is ArrayImpl:
-                i = g.leaf(v, id(v), None, True)
+                i = pos.get(id(v))
+                if i is None:
+                    i = g.leaf(v, id(v), None, True)
             else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
                 # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
                 # writes in place); other operands one leaf each
-                i = g.leaf(v, _plain_key(v), t, False)
+                key = _plain_key(v)
+                i = pos.get(key)
+                if i is None:
+                    i = g.leaf(v, key, t, False)
             nbytes += g.sizes[i]
             codes.append(i)
         n.graph = g
