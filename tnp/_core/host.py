@@ -30,9 +30,10 @@ _SCALARS = frozenset({int, float, complex, bool})
 def operands(numpy_fn, args):
     """For a ufunc call without keywords (the operators' case: results are new arrays):
     ``numpy_fn(*args)``'s result (arrays placed) when every argument is a host array (a root, or
-    a view NumPy made) or a Python scalar and nothing is traced; DECLINED when the inputs
-    broadcast to a result the placement rule puts on the device (``placement.made_on_device``:
-    the device computes it, rather than NumPy and then a copy); None otherwise."""
+    a view NumPy made) or a Python scalar and nothing is traced; DECLINED when a tnp array is
+    not on the host (as ``call`` declines it) or the inputs broadcast to a result the placement
+    rule puts on the device (``placement.made_on_device``: the device computes it, rather than
+    NumPy and then a copy); None otherwise (``call`` decides)."""
     vals = []
     shape = mixed = None  # the first array's shape; whether another's differs
     for a in args:
@@ -42,10 +43,13 @@ def operands(numpy_fn, args):
             if root is None:
                 b = a._buf
                 if type(b) is not np.ndarray:
-                    return None
+                    return DECLINED
             else:  # a view NumPy made, of the buffer its root still has (``_host_view``)
+                b = root._buf
+                if type(b) is not np.ndarray:
+                    return DECLINED
                 h = a._hview
-                if h is None or h[0] is not root._buf:
+                if h is None or h[0] is not b:
                     return None
                 b = h[1]
             if shape is None:

@@ -98,9 +98,42 @@ def _slice_bounds(s, n):
     return start, stop, step, length
 
 
+_PLANS = {}  # (shape, ``_plain_key``) -> BasicPlan; started afresh past probe.CACHE_SIZE
+
+
+def _plain_key(items):
+    """A basic index of Python ints, None, ``...`` and slices of ints and None as a hashable key
+    (a slice as its three bounds), or None for any other index (bools, NumPy integers and
+    objects with ``__index__`` equal ints as keys, but not as indices: never cached)."""
+    key = []
+    for it in items:
+        t = type(it)
+        if t is slice:
+            a, b, c = it.start, it.stop, it.step
+            if not ((a is None or type(a) is int) and (b is None or type(b) is int)
+                    and (c is None or type(c) is int)):
+                return None
+            key.append((a, b, c))
+        elif t is int or it is None or it is Ellipsis:
+            key.append(it)
+        else:
+            return None
+    return tuple(key)
+
+
 def parse(shape, index):
-    """Return a BasicPlan or an AdvancedPlan for ``array[index]`` on an array of ``shape``."""
+    """Return a BasicPlan or an AdvancedPlan for ``array[index]`` on an array of ``shape`` (a
+    plain basic index seen before is one lookup: ``_PLANS``)."""
     items = index if type(index) is tuple else (index,)
+    key = _plain_key(items)
+    if key is not None:
+        plan = _PLANS.get((shape, key))
+        if plan is None:
+            plan = _basic_plan(shape, items, index)
+            if len(_PLANS) >= probe.CACHE_SIZE:
+                _PLANS.clear()
+            _PLANS[shape, key] = plan
+        return plan
     basic = True
     for it in items:
         if not (it is None or it is Ellipsis or type(it) is slice or _as_int(it) is not None):

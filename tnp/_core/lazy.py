@@ -11,26 +11,31 @@ reductions (``ufunc.reduce_resolved``), ``astype``, and every ``@normalize`` ker
 one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operand is read
 through its lenses by a node (``operand``), so views of pending values stay pending.
 
-``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a concrete
-array) compiles the pending graph reachable from the root's node, and from the other nodes of
-its graph set (``_Graph``) that live roots hold, as one ``jax.jit`` of the composed functions,
-whose inputs are the graph's concrete leaves and scalars and whose outputs
-are the nodes that a live root still holds, and stores each result in its root. An array leaf
-that only the graph's nodes hold (a root rebound by an in-place write, nothing else referring to
-it: ``_donations``) is donated to an output of its shape and dtype, so an in-place loop keeps
-its buffer. Compiled graphs
-are cached by structure (functions, wiring, leaf kinds, outputs); JAX specialises each by the
-leaves' shapes and dtypes. The pending graph a node joins (``_Graph``) is bounded: a node is
-forced when recorded once its graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64)
-or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the
-concrete arrays they read, an upper bound of what the graph keeps alive and its flush may
-allocate). Each flush is counted with its reason (``REASONS``; by program line under
-``python -m tnp run --report``: ``syncs.note_flush``).
+A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
+operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
+node, its function and the positions of its operands (nodes, or leaves: concrete arrays once
+each, equal plain operands once), so a flush walks nothing to build its computation or its
+cache key. ``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a
+concrete array) computes the root's whole graph as one ``jax.jit`` of the composed functions,
+whose inputs are the graph's leaves and whose outputs are the nodes that something outside the
+graph still holds (``_outputs``: more references than the graph's operands and its own
+bookkeeping make, ``sys.getrefcount`` calibrated at import: a root, or a caller about to use the
+node); a node nothing else holds is not an output and XLA drops its computation. Each result is
+stored in its node and in the root holding it. An array leaf that only the graph's nodes hold (a
+root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated to
+an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
+cached by structure (functions, wiring, leaf kinds, outputs, donations); JAX specialises each by
+the leaves' shapes and dtypes. A graph is bounded: a node is forced when recorded once its
+graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64) or ``BYTES`` bytes
+(``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the concrete arrays they read,
+an upper bound of what the graph keeps alive and its flush may allocate). Each flush is counted
+with its reason (``REASONS``; by program line under ``python -m tnp run --report``:
+``syncs.note_flush``).
 
-Every transition of a node to its value happens under ``_LOCK`` (a writer forces a root's node
-under the root's lock first, so it never sees a node; see ``write``).
+Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
+node is pending or computed throughout a recording; a writer forces a root's node under the
+root's lock first, so it never sees a node; see ``write``).
 """
-import collections
 import math
 import os
 import sys
@@ -46,7 +51,6 @@ on = os.environ.get("TNP_LAZY", "1") != "0"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
 _LOCK = threading.RLock()
-_UNION = threading.Lock()  # joins graph sets (``_new``)
 _GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed functions
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
@@ -68,9 +72,11 @@ def enable(flag=True):
 
 
 class Node:
-    """A pending result: ``fn(*args)`` (one array), its shape and dtype, the root that holds it
-    (weakly) and, once computed, its value (then ``args`` is dropped)."""
-    __slots__ = ("fn", "args", "shape", "dtype", "graph", "root", "value", "__weakref__")
+    """A pending result: ``fn(*args)`` (one array), its shape and dtype, its pending graph and
+    its position there, the root that holds it (weakly) and, once computed, its value (then
+    ``args`` and ``graph`` are dropped)."""
+    __slots__ = ("fn", "args", "shape", "dtype", "graph", "index", "root", "value",
+                 "__weakref__")
 
     @property
     def ndim(self):
@@ -78,40 +84,60 @@ class Node:
 
     @property
     def ops(self):
-        """The operations recorded into the node's pending graph (at least its own ancestry)."""
-        return _find(self.graph).count
+        """The operations recorded into the node's pending graph (0 once computed)."""
+        return 0 if self.graph is None else len(self.graph.nodes)
 
     @property
     def bytes(self):
         """The bytes counted in the node's pending graph (see ``BYTES``)."""
-        return _find(self.graph).bytes
+        return 0 if self.graph is None else self.graph.bytes
 
     def __repr__(self):
         return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
 
 class _Graph:
-    """A set of pending nodes joined by recording (union-find: ``up`` leads to the set's
-    representative, which counts the nodes recorded into the set and their bytes, and holds
-    weak references to the nodes that roots were given: a flush computes those still held
-    with the node it is asked for). Nodes computed since stay counted until the nodes that read
-    them are computed too: the counts bound a flush's graph from above."""
-    __slots__ = ("up", "count", "bytes", "held")
+    """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
+    first; weakly: a node no root or operand holds is dropped, XLA drops its computation), per
+    node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
+    (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
+    operands as they are) with their kinds (None for an array, else the type), their keys in
+    ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
+    operands (``direct``: a computed node's value is held by the node too, never donated).
+    ``bytes``: the results of its nodes and the concrete arrays they read (see ``BYTES``)."""
+    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes")
 
     def __init__(self):
-        self.up = None
-        self.count = 0
-        self.bytes = 0
-        self.held = []
+        self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
+        self.sizes, self.direct, self.pos, self.bytes = [], [], {}, 0
 
+    def leaf(self, a, key, kind, direct):
+        """The position of the leaf ``a`` (``key``: its identity or plain value)."""
+        i = self.pos.get(key)
+        if i is None:
+            i = self.pos[key] = len(self.leaves)
+            self.leaves.append(a)
+            self.kinds.append(kind)
+            self.keys.append(key)
+            self.sizes.append(a.nbytes if kind is None or kind is np.ndarray else 0)
+            self.direct.append(direct)
+        elif not direct:
+            self.direct[i] = False
+        return i
 
-def _find(g):
-    """The representative of ``g``'s set."""
-    while g.up is not None:
-        if g.up.up is not None:
-            g.up = g.up.up  # path halving
-        g = g.up
-    return g
+    def absorb(self, h):
+        """Append the graph ``h`` (no node of one reads the other's) to this one."""
+        off = len(self.nodes)
+        where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
+        self.wiring += [(fn, tuple(c - off if c < 0 else where[c] for c in codes))
+                        for fn, codes in h.wiring]
+        for r in h.nodes:
+            n = r()
+            if n is not None:
+                n.graph = self
+                n.index += off
+        self.nodes += h.nodes
+        self.bytes += h.bytes
 
 
 def recording():
@@ -198,66 +224,73 @@ def value(x):
 def adopt(root):
     """Make ``root`` (new, its buffer a node) the node's holder (``bound`` applied). Returns
     the root."""
-    _hold(root, root._buf)
+    root._buf.root = weakref.ref(root)
     return bound(root)
-
-
-def _hold(root, node):
-    node.root = weakref.ref(root)
-    with _UNION:
-        _find(node.graph).held.append(weakref.ref(node))
 
 
 def bound(root):
     """Force ``root``'s pending node when its graph reached ``LIMIT`` operations or ``BYTES``
     bytes. Returns the root."""
-    g = _find(root._buf.graph)
-    if g.count >= LIMIT:
-        force(root, "limit")
-    elif g.bytes >= BYTES:
-        force(root, "bytes")
+    g = root._buf.graph
+    if g is not None:
+        if len(g.nodes) >= LIMIT:
+            force(root, "limit")
+        elif g.bytes >= BYTES:
+            force(root, "bytes")
     return root
 
 
 def _new(fn, args, shape, dtype):
-    """The node of ``fn(*args)``, joined to its pending operands' graphs."""
+    """The node of ``fn(*args)``, wired into the graph of its pending operands (joined)."""
     dtype = np.dtype(dtype)
-    nbytes = math.prod(shape) * dtype.itemsize
-    pending = []
-    for v in args:
-        t = type(v)
-        if t is Node and v.value is None:
-            pending.append(v)
-        elif t is ArrayImpl or t is np.ndarray:
-            nbytes += v.nbytes
-        elif t is Node:
-            nbytes += v.value.nbytes
-    with _UNION:  # the graphs of the pending operands joined, each once
-        g = None
-        for v in pending:
-            h = _find(v.graph)
-            if g is None:
-                g = h
-            elif h is not g:
-                if h.count > g.count:
-                    g, h = h, g
-                h.up = g
-                g.count += h.count
-                g.bytes += h.bytes
-                g.held += h.held
-                h.held = None
-        if g is None:
-            g = _Graph()
-        g.count += 1
-        g.bytes += nbytes
     n = Node()
     n.fn = fn
     n.args = args
-    n.shape = tuple(shape)
+    n.shape = shape = tuple(shape)
     n.dtype = dtype
-    n.graph = g
-    n.root = None
-    n.value = None
+    n.root = n.value = None
+    with _LOCK:  # (a flush holds it: an operand is pending or computed throughout)
+        g = None
+        for v in args:
+            if type(v) is Node and v.value is None:
+                h = v.graph
+                if g is None:
+                    g = h
+                elif h is not g:  # the smaller appended to the larger
+                    if len(h.nodes) > len(g.nodes):
+                        g, h = h, g
+                    g.absorb(h)
+        if g is None:
+            g = _Graph()
+        codes = []
+        nbytes = math.prod(shape) * dtype.itemsize
+        pos = g.pos
+        for v in args:
+            t = type(v)
+            if t is Node:
+                if v.value is None:
+                    codes.append(-1 - v.index)
+                    continue
+                v = v.value
+                i = g.leaf(v, id(v), None, False)
+            elif t is ArrayImpl:
+                i = pos.get(id(v))
+                if i is None:
+                    i = g.leaf(v, id(v), None, True)
+            else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
+                # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
+                # writes in place); other operands one leaf each
+                key = _plain_key(v)
+                i = pos.get(key)
+                if i is None:
+                    i = g.leaf(v, key, t, False)
+            nbytes += g.sizes[i]
+            codes.append(i)
+        n.graph = g
+        n.index = len(g.nodes)
+        g.nodes.append(weakref.ref(n))
+        g.wiring.append((fn, tuple(codes)))
+        g.bytes += nbytes
     STATS["recorded"] += 1
     return n
 
@@ -289,7 +322,7 @@ def _abstract(kernel, fn, args):
 
 def force(root, reason="read"):
     """The root's concrete buffer: its node computed (with every pending node of its graph that
-    a live root holds) and stored in the root; ``reason`` (a key of ``REASONS``) is counted."""
+    is still held) and stored in the root; ``reason`` (a key of ``REASONS``) is counted."""
     with _LOCK:
         b = root._buf
         if type(b) is Node:
@@ -300,10 +333,10 @@ def force(root, reason="read"):
 
 
 def rebind(root, node):
-    """Rebind an existing root to ``node`` (a lazily recorded in-place write), under the lock a
-    flush stores its results under: a flush never overwrites the new node with an old value."""
+    """Rebind an existing root to ``node`` (a lazily recorded in-place write), under the lock
+    ``force`` stores a computed value under: the new node is never overwritten by an old value."""
     with _LOCK:
-        _hold(root, node)
+        node.root = weakref.ref(root)
         root._buf = node
 
 
@@ -315,122 +348,118 @@ def settle(roots):
 
 
 def _flush(node, reason):
-    """Compute ``node`` and the pending nodes of its graph set that live roots hold (siblings
-    read later need no flush of their own)."""
-    with _UNION:
-        held = [r() for r in _find(node.graph).held]
-    order = _order(node, held)
-    held = None
-    wiring, leaves, kinds, uses = _wire(order)
-    outs = tuple(i for i, n in enumerate(order) if n is node or _held(n))
-    donate = _donations(order, outs, leaves, kinds, uses)
-    key = (wiring, tuple(kinds), outs, donate)
+    """Compute the graph of ``node`` (under ``_LOCK``): its outputs are the nodes still held by
+    anything but the graph's own operands (a root, a caller: ``node`` itself among them)."""
+    g = node.graph
+    outs, uses = _outputs(g)
+    donate = _donations(g, outs, uses)
+    key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
     fn = _GRAPHS.get(key)
     if fn is None:
         fn = _GRAPHS[key] = jax.jit(_composed(key), donate_argnums=donate)
         STATS["graphs"] += 1
     STATS["flushes"] += 1
     syncs.note_flush(reason)
-    with tracing.outside_trace():  # concrete, even when first needed under a trace
-        results = fn(*leaves)
+    if type(tracing.current_trace()) is _jcore.EvalTrace:
+        results = fn(*g.leaves)
+    else:
+        with tracing.outside_trace():  # concrete, even when first needed under a trace
+            results = fn(*g.leaves)
+    nodes = g.nodes
     for i, v in zip(outs, results):
-        n = order[i]
+        n = nodes[i]()
         n.value = v
-        n.args = None
+        n.args = n.graph = None
         r = n.root() if n.root is not None else None
         if r is not None and r._buf is n:
             r._buf = v
+    # the other nodes of the graph are now held by nothing (the outputs dropped their operands)
 
 
-def _order(node, held):
-    """The pending nodes to compute, operands first: ``node`` and the nodes among ``held``
-    that a live root still holds, with their pending ancestry."""
-    order, seen = [], set()
-    stack = [(n, False) for n in held if n is not None and n is not node and n.value is None
-             and _held(n)] + [(node, False)]
-    while stack:
-        n, done = stack.pop()
-        if id(n) in seen:
-            continue
-        if done:
-            seen.add(id(n))
-            order.append(n)
-            continue
-        stack.append((n, True))
-        for a in n.args:
-            if type(a) is Node and a.value is None and id(a) not in seen:
-                stack.append((a, False))
-    return order
+def _outputs(g):
+    """The positions of the graph's nodes that something outside the graph holds (``_held``),
+    and per leaf the references the live nodes' operands hold to it."""
+    n_refs = [0] * len(g.nodes)
+    uses = [0] * len(g.leaves)
+    live = [r() for r in g.nodes]
+    for n, (_, codes) in zip(live, g.wiring):
+        if n is not None:
+            for c in codes:
+                if c < 0:
+                    n_refs[-1 - c] += 1
+                else:
+                    uses[c] += 1
+    n = None
+    return _held(live, n_refs), uses
 
 
-def _wire(order):
-    """The graph's wiring (per node: its function and, per operand, a leaf's position or
-    ``-1 - k`` for the k-th node), its leaves (concrete arrays once each, other operands as
-    they are) with their kinds (None for an array, else the type), and per array leaf the
-    references the nodes' operand tuples hold to it (None: a computed node holds it too)."""
-    index = {id(n): i for i, n in enumerate(order)}
-    wiring, leaves, kinds, uses, leaf_pos = [], [], [], [], {}  # leaf_pos: an array's id, or
-    # a plain operand's type and repr -> its leaf
-    for n in order:
-        w = []
-        for a in n.args:
-            t = type(a)
-            if t is Node and a.value is None:
-                w.append(-1 - index[id(a)])
-                continue
-            direct = t is not Node
-            if not direct:
-                a = a.value
-            if type(a) is ArrayImpl:
-                i = leaf_pos.get(id(a))
-                if i is None:
-                    i = leaf_pos[id(a)] = len(leaves)
-                    leaves.append(a)
-                    kinds.append(None)
-                    uses.append(0)
-                uses[i] = uses[i] + 1 if direct and uses[i] is not None else None
-            else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
-                # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
-                # writes in place); other operands one leaf each
-                k = (t, repr(a)) if _plain(a) else id(a)
-                i = leaf_pos.get(k)
-                if i is None:
-                    i = leaf_pos[k] = len(leaves)
-                    leaves.append(a)
-                    kinds.append(t)
-                    uses.append(None)
-            w.append(i)
-        wiring.append((n.fn, tuple(w)))
-    return tuple(wiring), leaves, kinds, uses
+def _held(live, n_refs):
+    """The positions of the nodes among ``live`` with more references than the graph's
+    operands hold (``n_refs``) and ``_BASE`` (what holding them in ``live`` shows)."""
+    return tuple(i for i, n in enumerate(live)
+                 if n is not None and sys.getrefcount(n) > _BASE + n_refs[i])
+
+
+def _calibrate():
+    """``_BASE``: what ``_held`` counts for a node that only its ``live`` list holds."""
+    global _BASE
+    _BASE = 0
+    while _held([Node()], [0]):
+        _BASE += 1
+
+
+def _plain_key(v):
+    """A leaf's key: for Python numbers, None and tuples of them, their type and value (ints,
+    nonzero floats and a view's offsets, tuples of ints, as they are; otherwise their repr,
+    which tells -0.0 from 0.0 and 1 from True), else its identity."""
+    t = type(v)
+    if t is int or t is float and v:
+        return t, v
+    if t is tuple:
+        for x in v:
+            if type(x) is tuple:
+                for y in x:
+                    if type(y) is not int:
+                        break
+                else:
+                    continue
+                break
+            if type(x) is not int:
+                break
+        else:
+            return t, v
+    return (t, repr(v)) if _plain(v) else id(v)
 
 
 def _plain(a):
     """Whether ``a`` is Python numbers, None and tuples of them: its type and repr tell its
-    value (-0.0 from 0.0, 1 from True)."""
+    value."""
     t = type(a)
     return t in _SCALARS or a is None or t is tuple and all(map(_plain, a))
 
 
-def _donations(order, outs, leaves, kinds, uses):
-    """The array leaves the flush may donate: held by this flush's nodes alone (no root, view,
-    user or other pending node: ``sys.getrefcount`` shows only the nodes' references, the
+def _donations(g, outs, uses):
+    """The array leaves the flush may donate: held by the graph's live nodes alone (no root,
+    view, user or other pending node: ``sys.getrefcount`` shows only those nodes' operands, the
     leaves list's and its own argument's), each matched to an output of its shape and dtype
     that XLA then writes in its place."""
-    free = collections.Counter((order[i].shape, order[i].dtype) for i in outs)
+    leaves = g.leaves
+    candidates = [i for i in range(len(leaves)) if g.direct[i] and uses[i]
+                  and sys.getrefcount(leaves[i]) == uses[i] + 2]
+    if not candidates:
+        return ()
+    free = {}
+    for i in outs:
+        n = g.nodes[i]()
+        s = (n.shape, n.dtype)
+        free[s] = free.get(s, 0) + 1
     donate = []
-    for i in range(len(leaves)):
-        if kinds[i] is None and uses[i] is not None and sys.getrefcount(leaves[i]) == uses[i] + 2:
-            s = (leaves[i].shape, leaves[i].dtype)
-            if free[s] > 0:
-                free[s] -= 1
-                donate.append(i)
+    for i in candidates:
+        s = (leaves[i].shape, leaves[i].dtype)
+        if free.get(s, 0) > 0:
+            free[s] -= 1
+            donate.append(i)
     return tuple(donate)
-
-
-def _held(n):
-    """Whether a live root holds the node (a root rebound by a later in-place write does not)."""
-    r = n.root() if n.root is not None else None
-    return r is not None and r._buf is n
 
 
 def _composed(key):
@@ -443,3 +472,6 @@ def _composed(key):
             vals.append(fn(*(vals[-1 - i] if i < 0 else leaves[i] for i in w)))
         return tuple(vals[i] for i in outs)
     return run
+
+
+_calibrate()

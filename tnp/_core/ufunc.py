@@ -166,7 +166,7 @@ class ufunc:
         # ``_call``) and no error state to check: one dict lookup and the compiled kernel.
         try:
             if not kwargs and len(args) == self.nin:
-                keys = tuple(_fast_key(a) for a in args)
+                keys = tuple(map(_fast_key, args))
                 kernel = self._fast.get(keys)
                 if kernel is not None and _errcheck.modes() is None:
                     if lazy.on and self.nout == 1:
@@ -207,6 +207,7 @@ class ufunc:
         if node is None or node.dtype != target._dtype or node.shape != target._shape:
             return False
         write.rebind_pending(target, node)
+        node = None  # a flush outputs the nodes held outside its graph: this one is not
         lazy.bound(root)
         return True
 
