@@ -386,7 +386,33 @@ def device_copy(data, dtype=None, ndmin=0):
     an aligned NumPy array's memory on a CPU, and whoever owns ``data`` may change it in place
     while the device value is still in use. (``placement.new_root`` owns its array, and gives
     it to JAX without this copy.)"""
-    return jax.device_put(dtypes.native(np.array(data, dtype=dtype, ndmin=ndmin, copy=True)))
+    return jax.device_put(dtypes.native(host_copy(data, dtype, ndmin)))
+
+
+def host_copy(data, dtype=None, ndmin=0, copy=None):
+    """``np.array(data, dtype, ndmin=ndmin, copy=copy)`` (``copy`` True or None: NumPy passes
+    ``copy=`` to an ``__array__`` only when it is asked for, so ``asarray`` of an older class's
+    ``__array__(self)`` does not warn), as an array that nothing else holds."""
+    host = np.array(data, dtype=dtype, ndmin=ndmin, copy=copy)
+    if copy or type(data) in _FRESH or (
+            type(data) is np.ndarray and not np.may_share_memory(host, data)):
+        return host
+    return host.copy()
+
+
+_FRESH = frozenset({list, tuple, int, float, complex, bool})  # NumPy parses these into new arrays
+
+
+def protocol_array(x, dtype=None, copy=None):
+    """The tnp array that ``x.__array__`` returns, called as NumPy calls it (``dtype`` when
+    given, ``copy=`` when not None), or None. Asked only after NumPy refused ``x`` ("object
+    __array__ method not producing an array"): a class written for ``import tnp as np``
+    returns a tnp array where NumPy's protocol wants its own ndarray."""
+    if getattr(type(x), "__array__", None) is None:
+        return None
+    args = () if dtype is None else (dtype,)
+    r = x.__array__(*args) if copy is None else x.__array__(*args, copy=copy)
+    return r if isinstance(r, ndarray) else None
 
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, np.dtype})
