@@ -150,12 +150,8 @@ class _Methods:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
         if type(self._root._buf) is np.ndarray:  # the host tier: NumPy's own copy, order 'K'
             arr = np.array(self._host())  # (a copy: the buffer is written by tnp only)
-        else:
-            syncs.record("to_numpy", self)
-            if copy_order(self, "K") == "F":
-                arr = np.asfortranarray(np.asarray(self._value))
-            else:
-                arr = np.array(self._value)
+        else:  # a copy of the device value (a sync): never JAX's read-only buffer itself
+            arr = np.array(self._host(), order="F" if copy_order(self, "K") == "F" else "C")
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __reduce__(self):
