@@ -348,3 +348,15 @@ def test_array_method_returning_own_array_written():
         a[:2] = xp.asarray(old)[2:]
         return a
     check(body)
+
+
+@pytest.mark.skipif("ndmax" not in __import__("inspect").signature(np.array).parameters,
+                    reason="a NumPy without ndmax")
+@pytest.mark.parametrize("data", [[[[1], [2]], [[3], [4]]], [1, 2, 3], np.ones((2, 3))],
+                         ids=["nested3", "flat", "array2d"])
+@pytest.mark.parametrize("ndmax, ndmin, dtype", [(2, 0, None), (1, 2, None), (-1, 0, None),
+                                                 (65, 0, None), (3, 0, None), (1, 0, object),
+                                                 (2, 0, np.float32)])
+def test_array_ndmax(data, ndmax, ndmin, dtype):
+    check(lambda xp: xp.array(data, ndmax=ndmax, ndmin=ndmin, dtype=dtype), message=True)
+    check(lambda xp, a: xp.array(a, ndmax=ndmax, ndmin=ndmin, dtype=dtype), np.asarray(data))

@@ -395,11 +395,12 @@ def device_copy(data, dtype=None, ndmin=0):
     return jax.device_put(dtypes.native(host_copy(data, dtype, ndmin)))
 
 
-def host_copy(data, dtype=None, ndmin=0, copy=None):
-    """``np.array(data, dtype, ndmin=ndmin, copy=copy)`` (``copy`` True or None: NumPy passes
-    ``copy=`` to an ``__array__`` only when it is asked for, so ``asarray`` of an older class's
-    ``__array__(self)`` does not warn), as an array that nothing else holds."""
-    host = np.array(data, dtype=dtype, ndmin=ndmin, copy=copy)
+def host_copy(data, dtype=None, ndmin=0, copy=None, ndmax=0):
+    """``np.array(data, dtype, ndmin=ndmin, copy=copy, ndmax=ndmax)`` (``copy`` True or None:
+    NumPy passes ``copy=`` to an ``__array__`` only when it is asked for, so ``asarray`` of an
+    older class's ``__array__(self)`` does not warn), as an array that nothing else holds."""
+    host = np.array(data, dtype=dtype, ndmin=ndmin, copy=copy,
+                    **({"ndmax": ndmax} if ndmax else {}))  # (a NumPy without ndmax: default)
     if copy or type(data) in _FRESH or (
             type(data) is np.ndarray and not np.may_share_memory(host, data)):
         return host
@@ -409,11 +410,16 @@ def host_copy(data, dtype=None, ndmin=0, copy=None):
 _FRESH = frozenset({list, tuple, int, float, complex, bool})  # NumPy parses these into new arrays
 
 
+def refused_array_method(exc):
+    """Whether NumPy's ValueError ``exc`` is its refusal of what an ``__array__`` returned."""
+    return "__array__ method not producing an array" in str(exc)
+
+
 def protocol_array(x, dtype=None, copy=None):
     """The tnp array that ``x.__array__`` returns, called as NumPy calls it (``dtype`` when
-    given, ``copy=`` when not None), or None. Asked only after NumPy refused ``x`` ("object
-    __array__ method not producing an array"): a class written for ``import tnp as np``
-    returns a tnp array where NumPy's protocol wants its own ndarray."""
+    given, ``copy=`` when not None), or None. Asked only after NumPy refused ``x``
+    (``refused_array_method``): a class written for ``import tnp as np`` returns a tnp array
+    where NumPy's protocol wants its own ndarray."""
     if getattr(type(x), "__array__", None) is None:
         return None
     args = () if dtype is None else (dtype,)

@@ -11,7 +11,7 @@ from .._core.casting import cast, cast_kernel, numpy_cast
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
 from .._core.fperr import errcheck
-from .._core.ndarray import host_copy, ndarray, protocol_array
+from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 
@@ -77,6 +77,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         _check_order(order, np.array, 0)
     dtype = None if dtype is None else dtypes.canonical(dtype)
     order = order.upper() if isinstance(order, str) else order
+    if ndmax and isinstance(object, (ndarray, JaxArray)):  # NumPy's checks of ndmax
+        probe.call(np.array, probe.small(object), dtype=dtype, ndmin=ndmin, ndmax=ndmax)
     if copy is not True and isinstance(object, ndarray) and (
             dtype is None or dtype == object.dtype) and _has_layout(object, order):
         if object.ndim >= ndmin:
@@ -97,8 +99,10 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
         try:
-            host = host_copy(object, dtype, ndmin, copy)
-        except ValueError:  # an ``__array__`` (of a class written for tnp) gave a tnp array
+            host = host_copy(object, dtype, ndmin, copy, ndmax)
+        except ValueError as e:  # an ``__array__`` (of a class written for tnp) gave a tnp array
+            if not refused_array_method(e):
+                raise
             if type(object) in (list, tuple):
                 host = host_copy(to_numpy_tree(object), dtype, ndmin)
             else:
