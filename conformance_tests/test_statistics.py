@@ -87,6 +87,23 @@ def test_quantile_weights(axis, q):
           _data(np.dtype("f8")), w)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on 0/0 and inf/inf first
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+@pytest.mark.parametrize("bad", [[1, np.inf, 1, 1], [0, 0, 0, 0], [np.finfo("f8").max] * 4,
+                                 [1, np.nan, 1, 1], [1, 2, 3, 4]], ids=repr)
+def test_quantile_weights_nan_inf_zero(name, bad):
+    # one slice with bad weights, one with good ones: NumPy's ValueError
+    a = np.array([[1.0, 2, 3, 4], [np.nan, np.nan, 1, 2], [np.nan] * 4])
+    w = np.array([bad, [0.5] * 4, [0.0] * 4])
+    q = 50 if "percentile" in name else 0.5
+    check(lambda xp, a, w: getattr(xp, name)(a[:1], q, weights=w[:1], axis=1,
+                                             method="inverted_cdf"), a, w)
+    if name.startswith("nan"):  # the all-NaN slice's zero weights are not looked at
+        check(lambda xp, a, w: getattr(xp, name)(a, q, weights=w, axis=1,
+                                                 method="inverted_cdf"), a, w)
+
+
+
 @pytest.mark.parametrize("dt", REAL + [np.dtype("?")], ids=str)
 @pytest.mark.parametrize("axis", [None, 0, -1, (0, 1)], ids=str)
 def test_median(dt, axis):

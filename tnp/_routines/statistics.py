@@ -169,10 +169,29 @@ def quantile_front(name, a, q, axis, out, method, keepdims, weights, nan):
         qh = np.true_divide(qh, 100)
     if weights is not None:
         check_weights(weights)
+        if not _is_tracer(a) and not _is_tracer(weights) and syncs.check(_weights_total_bad(
+                a, weights, _axes(axis, a.ndim), nan)):
+            raise ValueError("Weights included NaN, inf or were all zero.")
     if not nan:
         check_cast(rt, out)
     return _quantile(a, qh, weights, _axes(axis, a.ndim), bool(_opt(keepdims, False)), method,
                      rt, nan, out)
+
+
+@normalize
+def _weights_total_bad(a: ArrayLike, w: ArrayLike, axes, nan):
+    """Whether a slice's weights sum to 0, inf or NaN (NumPy's normalised cdf then ends in NaN);
+    the nan forms count the weights of a slice's non-NaN values, and skip all-NaN slices (NumPy
+    returns NaN for those without looking at the weights)."""
+    x = _lex_last(a, axes)
+    w = jnp.broadcast_to(_lex_last(w, axes) if w.shape == a.shape else w, x.shape)
+    w = numpy_cast(w, np.float64)
+    if nan and x.dtype.kind in "fc":
+        valid = ~jnp.isnan(x)
+        total = jnp.cumsum(jnp.where(valid, w, 0), axis=-1)[..., -1]
+        return jnp.any(~jnp.isfinite(total) | (total == 0) & jnp.any(valid, axis=-1))
+    total = jnp.cumsum(w, axis=-1)[..., -1]
+    return jnp.any(~jnp.isfinite(total) | (total == 0))
 
 
 @np_doc(np.quantile)
