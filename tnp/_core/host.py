@@ -276,8 +276,9 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
             t = made[id(r)] = placement.new_root(r)
         return t
     made = {} if made is None else made
-    if type(r) is list or type(r) is tuple:
-        return type(r)(_wrap(v, hargs, hkwargs, shared, made) for v in r)
+    if type(r) is list or type(r) is tuple:  # rebuilt only around arrays (``item`` of an
+        conv = [_wrap(v, hargs, hkwargs, shared, made) for v in r]  # object array: the list)
+        return r if all(c is v for c, v in zip(conv, r)) else type(r)(conv)
     if isinstance(r, tuple) and hasattr(r, "_fields"):  # namedtuple results
         return type(r)(*(_wrap(v, hargs, hkwargs, shared, made) for v in r))
     return r
