@@ -150,3 +150,11 @@ def test_errstate_raise(cat, name, args):
         with xp.errstate(all="raise"):
             return getattr(xp, name)(*[np.ones_like(v) for v in a])
     check(ok, *args)
+
+
+@pytest.mark.parametrize("name", ["equal", "less", "greater_equal", "add", "power", "gcd"])
+@pytest.mark.parametrize("a, b", [(2**200, -2**200), (np.int64(1), 2**100), (2**100, 3**70),
+                                  (np.uint64(1), 2**63), (2**64, 1)], ids=str)
+def test_python_ints_no_integer_dtype_holds(name, a, b):
+    # NumPy's object loop (comparisons) or its OverflowError: never JAX's
+    check(lambda xp: getattr(xp, name)(a, b))

@@ -227,6 +227,9 @@ class ufunc:
                 args = args[:self.nin]
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
+        if any(type(a) is int and not -2**63 <= a < 2**64 for a in args):
+            # a Python int no int64/uint64 holds: NumPy's object loop or its OverflowError
+            raise dtypes.unsupported_dtype_error(np.dtype(object))
         recording = (out is None and where is True and self.nout == 1 and lazy.recording())
         ops, keys = _operands(args, recording)
         outs = out_arrays(out, self.nout)
