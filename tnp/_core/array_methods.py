@@ -335,6 +335,22 @@ class _Methods:
         write.replace_root(self, _resized(self._value, shape))
         return None
 
+    def clip(self, min=np._NoValue, max=np._NoValue, out=None, **kwargs):
+        """NumPy's method: either bound alone (``a.clip(3)``) or none (a copy), unlike the
+        function."""
+        return _ns.clip(self, None if min is np._NoValue else min,
+                        None if max is np._NoValue else max, out, **kwargs)
+
+    def choose(self, *choices, out=None, mode="raise"):
+        """NumPy's method: the choices as one sequence, or as the positional arguments."""
+        return _ns.choose(self, choices[0] if len(choices) == 1 else choices, out, mode)
+
+    def __sizeof__(self):
+        """NumPy's: the object, its shape and strides and, where the array owns its data (a
+        root), its bytes."""
+        return object.__sizeof__(self) + 16 * self.ndim + (
+            self.nbytes if self._base is None else 0)
+
     def to_device(self, device, /, *, stream=None):
         if not isinstance(device, (str, jax.Device)):
             raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
@@ -402,8 +418,7 @@ def _from_host(arr):
 
 # ---- methods that are the namespace function with the array as first argument -------------
 _DELEGATED_METHODS = (
-    "all", "any", "argmax", "argmin", "argpartition", "argsort", "choose", "clip",
-    "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
     "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
     "sum", "swapaxes", "take", "trace", "var")
 
