@@ -259,10 +259,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 @normalize
 def _average(a: ArrayLike, w: ArrayLike, axes, keepdims, rt, st):
     wt = w
-    if w.shape != a.shape:
-        shape = [1] * a.ndim
-        shape[axes[0]] = w.shape[0]
-        wt = w.reshape(shape)
+    if w.shape != a.shape:  # NumPy's: w's axes are a's ``axes`` in order, the others 1
+        wt = jnp.transpose(w, np.argsort(axes)).reshape(
+            tuple(n if i in axes else 1 for i, n in enumerate(a.shape)))
     wt = numpy_cast(jnp.broadcast_to(wt, a.shape), rt)
     scl = jnp.sum(wt, axis=axes, keepdims=keepdims, dtype=rt)
     avg = jnp.sum(numpy_cast(a, rt) * wt, axis=axes, keepdims=keepdims, dtype=rt) / scl
@@ -323,7 +322,7 @@ def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
         fact = X.shape[1] - ddof
     else:
         rt = np.result_type(dt, w.dtype, np.float64)
-        w_sum = jnp.sum(w, dtype=rt)
+        w_sum = jnp.sum(w, dtype=np.float64)  # real weights: NumPy's complex sum's real part
         avg = numpy_cast(jnp.sum(numpy_cast(X, rt) * w, axis=1) / w_sum, rt)
         if ddof == 0:
             fact = w_sum
