@@ -16,7 +16,13 @@ import os
 import signal
 
 import hypothesis
+import numpy.random  # noqa: F401 - before pytest imports NumPy's ``random/`` test directory
 import pytest
+
+# (pytest's importlib mode imports ``random/test_x.py`` as ``random.test_x`` and puts a package
+# ``random`` for that directory in ``sys.modules``; numpy.random, first imported after that,
+# reaches the standard library's ``random`` through ``secrets`` and fails: every test of the
+# file an error, "cannot import name 'SystemRandom' from 'random'".)
 
 hypothesis.settings.register_profile(
     "tnp-suite", deadline=None, max_examples=int(os.environ.get("TNP_SUITE_HYPOTHESIS", "20")),
