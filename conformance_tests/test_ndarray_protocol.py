@@ -187,3 +187,8 @@ def test_sizeof():
                  sys.getsizeof(d) > 800, sys.getsizeof(xp.arange(10)) > 80)
         return sizes
     check(body)
+
+
+def test_choose_boolean_index():
+    check(lambda xp, c: xp.choose(c, (xp.array([True, True]), 1)), np.array([True, False]))
+    check(lambda xp, c: c.choose([7, 8], mode="wrap"), np.array([True, False]))

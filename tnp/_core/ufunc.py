@@ -227,8 +227,11 @@ class ufunc:
                 args = args[:self.nin]
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
-        if any(type(a) is int and not -2**63 <= a < 2**64 for a in args):
-            # a Python int no int64/uint64 holds: NumPy's object loop or its OverflowError
+        big = [a for a in args if type(a) is int and not -2**63 <= a < 2**63]
+        if big and (any(not 0 <= a < 2**64 for a in big) or all(
+                type(a) in dtypes.PY_SCALARS for a in args)):
+            # a Python int no int64/uint64 holds, or past int64 among Python scalars only:
+            # NumPy's loop on the host (object, uint64) or its OverflowError
             raise dtypes.unsupported_dtype_error(np.dtype(object))
         recording = (out is None and where is True and self.nout == 1 and lazy.recording())
         ops, keys = _operands(args, recording)

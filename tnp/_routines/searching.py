@@ -253,6 +253,7 @@ def take_along_axis(arr, indices, axis=-1):
 @normalize
 def _choose_kernel(a: ArrayLike, choices: ArrayLikeSeq, mode, dt):
     n = len(choices)
+    a = a.astype(np.int64) if a.dtype == np.bool_ else a  # (NumPy casts bool safely to intp)
     if mode == "wrap":
         a = jnp.mod(a, n)
     elif mode == "clip":
