@@ -192,3 +192,14 @@ def test_sizeof():
 def test_choose_boolean_index():
     check(lambda xp, c: xp.choose(c, (xp.array([True, True]), 1)), np.array([True, False]))
     check(lambda xp, c: c.choose([7, 8], mode="wrap"), np.array([True, False]))
+
+
+@pytest.mark.parametrize("args, kw", [(("hi",), {}), ((-1,), {}), ((4,), {"refcheck": "hi"}),
+                                      ((4,), {"refcheck": 0}), ((2, 2), {"refcheck": False})],
+                         ids=str)
+def test_resize_argument_errors(args, kw):
+    def body(xp):
+        a = xp.eye(3)
+        a.resize(*args, **kw)
+        return a
+    check(body)

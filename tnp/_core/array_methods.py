@@ -314,6 +314,7 @@ class _Methods:
         """In place, as NumPy: new elements are zeros. ``refcheck`` counts Python references to
         this array (names, containers, views hold one each), as NumPy does; with
         ``refcheck=False`` views taken before the resize must not be used (undefined in NumPy)."""
+        refcheck = operator.index(refcheck)  # NumPy's TypeError for a refcheck not an integer
         if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
                 new_shape[0], (int, np.integer))):
             new_shape = new_shape[0]
