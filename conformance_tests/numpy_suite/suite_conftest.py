@@ -18,6 +18,7 @@ import signal
 import sys
 
 import hypothesis
+import jax  # noqa: F401 - (opt_einsum, which JAX imports, does ``from random import choices``)
 import numpy.random  # noqa: F401 - before pytest imports NumPy's ``random/`` test directory
 import pytest
 
@@ -25,7 +26,8 @@ import pytest
 # ``random`` for that directory in ``sys.modules``: numpy.random imported after that (through
 # ``secrets``) failed, every test of the file an import error ("cannot import name
 # 'SystemRandom' from 'random'"), and so does any later ``from random import ...``. numpy.random
-# is imported first, and the standard library's module is put back once the files are collected.
+# and JAX (tnp loads it at first use, often while a test module is imported) are imported
+# first, and the standard library's module is put back once the files are collected.
 _STDLIB_RANDOM = random
 
 hypothesis.settings.register_profile(
