@@ -381,9 +381,10 @@ class ufunc:
             self._reduced[key] = (kern, want, res_dt)
         if out is None and _errcheck.modes() is None and lazy.recording():
             return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt)))
-        r = kern(lazy.value(x), wh)
+        xv = lazy.value(x)  # (a pending operand computed once: the kernel and the check)
+        r = kern(xv, wh)
         result = _finish(r, out)
-        self._check_fp("reduce", static, x, wh, r)
+        self._check_fp("reduce", static, xv, wh, r)
         return result
 
     @_host_tier
