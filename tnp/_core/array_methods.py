@@ -248,7 +248,7 @@ class _Methods:
             if self.size != 1:
                 raise ValueError("can only convert an array of size 1 to a Python scalar")
             syncs.record("item", self)
-            return self._host().item()
+            return np.asarray(self._value).item()
         if len(args) == 1 and isinstance(args[0], (int, np.integer)):
             return _ns.ravel(self)[args[0]].item()
         if len(args) > 1 and len(args) != self.ndim:
