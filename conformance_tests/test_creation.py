@@ -309,3 +309,54 @@ _DEVICE_CALLS = {
 def test_device_argument(name, device):
     """NumPy's one device, "cpu", is tnp's default device; anything else is NumPy's error."""
     check(lambda xp: _DEVICE_CALLS[name](xp, device))
+
+
+def _returns_own_array(xp, dtype=None, copy=None):
+    """An object whose ``__array__`` returns the calling library's own array (a class written
+    for ``import tnp as np`` returns a tnp array, as one for NumPy returns NumPy's)."""
+    class ArrayLike:
+        def __array__(self, dtype=None, copy=None):
+            return xp.arange(4)
+
+    class OldArrayLike:  # no copy= keyword: NumPy's asarray does not pass one (no warning)
+        def __array__(self):
+            return xp.arange(4)
+    return ArrayLike(), OldArrayLike()
+
+
+@pytest.mark.filterwarnings("error::DeprecationWarning")
+@pytest.mark.parametrize("use", [
+    lambda xp, o, old: xp.asarray(o),
+    lambda xp, o, old: xp.asarray(old),
+    lambda xp, o, old: xp.array(o, copy=False),
+    lambda xp, o, old: xp.array(o, dtype=xp.float32),
+    lambda xp, o, old: xp.array([o, o]),
+    lambda xp, o, old: xp.bincount(old),
+    lambda xp, o, old: xp.intersect1d(o, [1, 2, 7]),
+    lambda xp, o, old: xp.add(o, 1),
+    lambda xp, o, old: xp.sort(old),
+])
+def test_array_method_returning_own_array(use):
+    check(lambda xp: use(xp, *_returns_own_array(xp)))
+
+
+def test_array_method_returning_own_array_written():
+    def body(xp):
+        o, old = _returns_own_array(xp)
+        a = xp.zeros(4)
+        a[...] = o
+        a[:2] = xp.asarray(old)[2:]
+        return a
+    check(body)
+
+
+@pytest.mark.skipif("ndmax" not in __import__("inspect").signature(np.array).parameters,
+                    reason="a NumPy without ndmax")
+@pytest.mark.parametrize("data", [[[[1], [2]], [[3], [4]]], [1, 2, 3], np.ones((2, 3))],
+                         ids=["nested3", "flat", "array2d"])
+@pytest.mark.parametrize("ndmax, ndmin, dtype", [(2, 0, None), (1, 2, None), (-1, 0, None),
+                                                 (65, 0, None), (3, 0, None), (1, 0, object),
+                                                 (2, 0, np.float32)])
+def test_array_ndmax(data, ndmax, ndmin, dtype):
+    check(lambda xp: xp.array(data, ndmax=ndmax, ndmin=ndmin, dtype=dtype), message=True)
+    check(lambda xp, a: xp.array(a, ndmax=ndmax, ndmin=ndmin, dtype=dtype), np.asarray(data))

@@ -100,3 +100,26 @@ def test_frompyfunc():
     check(lambda xp, a: xp.frompyfunc(lambda x, y: x + y, 2, 1).reduce(a, axis=1), a)
     check(lambda xp, a: xp.frompyfunc(lambda x, y: x + y, 2, 1).outer(a[0], a[1]), a)
     check(lambda xp, a: (xp.frompyfunc(abs, 1, 1).nin, xp.frompyfunc(abs, 1, 1).nout), a)
+
+
+@pytest.mark.parametrize("use", [
+    lambda xp: xp.vectorize(lambda x: [x], otypes=[object])(xp.arange(3)),
+    lambda xp: xp.vectorize(lambda s, x: s * x)(["ab", "c"], xp.arange(2)),
+    lambda xp: xp.vectorize(lambda s: s + "!")(xp.array(["ab", "c"])),
+    lambda xp: xp.vectorize(lambda s: s)("0123456789" * 10),
+    lambda xp: xp.vectorize(lambda o, x: o.f(x))(_Holder(), xp.arange(4.0)),
+    lambda xp: xp.vectorize(lambda x: x, otypes=["datetime64[ns]"])(
+        xp.array(["2024-01-01", "2024-01-03"], dtype="datetime64[ns]")),
+    lambda xp: xp.vectorize(lambda x: x, signature="(i)->(j)", otypes=["datetime64[ns]"])(
+        xp.array(["2024-01-01", "2024-01-03"], dtype="datetime64[ns]")),
+    lambda xp: xp.vectorize(lambda x: str(x))(xp.arange(3)),
+], ids=["object_otype", "str_operand", "str_array", "long_str", "object_operand", "datetime",
+        "datetime_signature", "str_result"])
+def test_vectorize_host_dtypes(use):
+    # an operand or an output type XLA cannot hold: NumPy's own vectorize, on the host
+    check(use)
+
+
+class _Holder:
+    def f(self, x):
+        return x ** 2

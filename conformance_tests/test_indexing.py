@@ -277,3 +277,11 @@ def test_last_wins_scatter_used_off_cpu(index, shape):
     jidx = tuple(jnp.asarray(i) if isinstance(i, list) else i for i in index)
     assert_same(tnp.asarray(scatter_last_wins(jnp.asarray(base), jidx, jnp.asarray(value))),
                 expected)
+
+
+@pytest.mark.parametrize("shape", [(), (2, 3)])
+@pytest.mark.parametrize("n_new", [31, 62, 64, 65, 70])
+def test_newaxis_past_numpys_dimension_limit(shape, n_new):
+    # NumPy's IndexError when the result would have more than NPY_MAXDIMS dimensions
+    check(lambda xp, a: a[(None,) * n_new].shape, np.zeros(shape))
+    check(lambda xp, a: a[(None,) * n_new + (Ellipsis,)], np.zeros(shape))

@@ -310,3 +310,18 @@ def test_pad_0d(pw, mode, kw):
         r[...] = 5
         return r, a
     check(body, np.array(1.5))
+
+
+@pytest.mark.parametrize("use", [
+    lambda xp: xp.concatenate([xp.float32(1), 1.0], axis=None),
+    lambda xp: xp.concatenate([xp.array([1.5], xp.float16), 2, 3.0], axis=None),
+    lambda xp: xp.concatenate([xp.array([1], xp.int8), 5], axis=None),
+    lambda xp: xp.concatenate([xp.array([1], xp.int8), [1000]]),
+    lambda xp: xp.concatenate([xp.float32(1), 1.0], axis=0),
+    lambda xp: xp.concatenate([xp.array([1], xp.uint8), 1j], axis=None),
+    lambda xp: xp.choose(1, [xp.float32(1), 1.0]),
+    lambda xp: xp.choose([0, 1], [xp.array([1, 2], xp.int16), 7]),
+])
+def test_python_scalars_are_weak(use):
+    # NEP 50: a Python scalar among the arrays takes the arrays' dtype
+    check(use)

@@ -159,3 +159,47 @@ def test_round_of_a_scalar_result(ndigits):
     a = np.array([1.2345, 2.5, 7.125])
     assert repr(round(tnp.asarray(a).mean(), ndigits)) == repr(round(a.mean(), ndigits))
     check(lambda xp, x: round(x, ndigits), a[:1].reshape(()))
+
+
+@pytest.mark.parametrize("use", [
+    lambda xp, a: a.clip(3),
+    lambda xp, a: a.clip(min=3),
+    lambda xp, a: a.clip(max=4.5),
+    lambda xp, a: a.clip(2, 5),
+    lambda xp, a: a.clip(),
+    lambda xp, a: (a % 3).choose(a, a * 2, -a),
+    lambda xp, a: (a % 2).choose([a, -a]),
+    lambda xp, a: (a % 2).choose([a, -a], mode="wrap"),
+], ids=["min", "min_kw", "max_kw", "both", "none", "choose_args", "choose_seq", "choose_mode"])
+def test_clip_choose_methods(use):
+    # the methods' own signatures: a.clip(3) (the function needs both), a.choose(*choices)
+    check(use, np.arange(8))
+
+
+def test_sizeof():
+    # NumPy's __sizeof__: object + 16 per dimension + the bytes an owner holds
+    import sys
+
+    def body(xp):
+        d = xp.ones(100)
+        sizes = (sys.getsizeof(d[...]) < sys.getsizeof(d),
+                 sys.getsizeof(d) < sys.getsizeof(d.reshape(100, 1, 1).copy()),
+                 sys.getsizeof(d) > 800, sys.getsizeof(xp.arange(10)) > 80)
+        return sizes
+    check(body)
+
+
+def test_choose_boolean_index():
+    check(lambda xp, c: xp.choose(c, (xp.array([True, True]), 1)), np.array([True, False]))
+    check(lambda xp, c: c.choose([7, 8], mode="wrap"), np.array([True, False]))
+
+
+@pytest.mark.parametrize("args, kw", [(("hi",), {}), ((-1,), {}), ((4,), {"refcheck": "hi"}),
+                                      ((4,), {"refcheck": 0}), ((2, 2), {"refcheck": False})],
+                         ids=str)
+def test_resize_argument_errors(args, kw):
+    def body(xp):
+        a = xp.eye(3)
+        a.resize(*args, **kw)
+        return a
+    check(body)

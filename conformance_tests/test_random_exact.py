@@ -274,3 +274,22 @@ def test_out_positional():
     def body(xp, out):
         return [xp.random.default_rng(2).random(None, np.float64, out), out]
     check(body, np.zeros(4), rtol=0)
+
+
+@pytest.mark.parametrize("kind", ["legacy", "generator"])
+@pytest.mark.parametrize("make", [
+    lambda xp: xp.array([(1,), (1, 2, 3), "x", None, 2.5], dtype=object),
+    lambda xp: xp.array(["a", "bbb", "cc", "d" * 40]),
+    lambda xp: xp.array([[1, "x"], [None, 2.5], [3, 4]], dtype=object),
+], ids=["objects", "strings", "objects2d"])
+def test_shuffle_permutation_host_dtypes(kind, make):
+    # object and string arrays live on the host: the same permutation as NumPy's
+    def body(xp):
+        rng = xp.random.RandomState(5) if kind == "legacy" else xp.random.default_rng(5)
+        x = make(xp)
+        rng.shuffle(x)
+        p = rng.permutation(x)
+        if kind == "legacy":
+            return x, p
+        return x, p, rng.permuted(x, axis=0), rng.permuted(x)
+    check(body, rtol=0)

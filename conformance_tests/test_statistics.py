@@ -87,6 +87,23 @@ def test_quantile_weights(axis, q):
           _data(np.dtype("f8")), w)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on 0/0 and inf/inf first
+@pytest.mark.parametrize("name", ["quantile", "nanquantile", "percentile", "nanpercentile"])
+@pytest.mark.parametrize("bad", [[1, np.inf, 1, 1], [0, 0, 0, 0], [np.finfo("f8").max] * 4,
+                                 [1, np.nan, 1, 1], [1, 2, 3, 4]], ids=repr)
+def test_quantile_weights_nan_inf_zero(name, bad):
+    # one slice with bad weights, one with good ones: NumPy's ValueError
+    a = np.array([[1.0, 2, 3, 4], [np.nan, np.nan, 1, 2], [np.nan] * 4])
+    w = np.array([bad, [0.5] * 4, [0.0] * 4])
+    q = 50 if "percentile" in name else 0.5
+    check(lambda xp, a, w: getattr(xp, name)(a[:1], q, weights=w[:1], axis=1,
+                                             method="inverted_cdf"), a, w)
+    if name.startswith("nan"):  # the all-NaN slice's zero weights are not looked at
+        check(lambda xp, a, w: getattr(xp, name)(a, q, weights=w, axis=1,
+                                                 method="inverted_cdf"), a, w)
+
+
+
 @pytest.mark.parametrize("dt", REAL + [np.dtype("?")], ids=str)
 @pytest.mark.parametrize("axis", [None, 0, -1, (0, 1)], ids=str)
 def test_median(dt, axis):
@@ -166,3 +183,21 @@ def test_order_statistics_hypothesis(name, data):
     args = () if name.endswith("median") else (0.37,)
     kw = {} if name.endswith("median") else {"method": method}
     check(lambda xp, a: getattr(xp, name)(a, *args, axis=-1, **kw), a)
+
+
+@pytest.mark.parametrize("axis, wsel", [((0, 1), (slice(None), slice(None), 0)),
+                                        ((1, 2), (1,)), ((0, 2), (slice(None), 0)),
+                                        ((2, 0), "T"), (1, (0, slice(None), 0))], ids=str)
+def test_average_weights_over_several_axes(axis, wsel):
+    # weights shaped as a's axes (in the order given): NumPy's transpose and broadcast
+    y = np.arange(12.0).reshape(2, 2, 3)
+    w = np.array([0., 0., 1., .5, .5, 0., 0., .5, .5, 1., 0., 0.]).reshape(2, 2, 3) + 0.25
+    ws = w[:, 0, :].T if wsel == "T" else w[wsel]
+    check(lambda xp, y, w: xp.average(y, axis=axis, weights=w, returned=True), y, ws)
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("kw", [{"aweights": np.ones(3)}, {"fweights": [1, 2, 1], "ddof": 1},
+                                {"aweights": [1.0, 2.0, 0.5], "bias": True}], ids=str)
+def test_cov_complex_weighted(kw):
+    check(lambda xp, x: xp.cov(x, **kw), np.array([[1, 2, 3], [1j, 2j, 3.5j]]))

@@ -150,3 +150,19 @@ def test_errstate_raise(cat, name, args):
         with xp.errstate(all="raise"):
             return getattr(xp, name)(*[np.ones_like(v) for v in a])
     check(ok, *args)
+
+
+@pytest.mark.parametrize("name", ["equal", "less", "greater_equal", "add", "power", "gcd"])
+@pytest.mark.parametrize("a, b", [(2**200, -2**200), (np.int64(1), 2**100), (2**100, 3**70),
+                                  (np.uint64(1), 2**63), (2**64, 1)], ids=str)
+def test_python_ints_no_integer_dtype_holds(name, a, b):
+    # NumPy's object loop (comparisons) or its OverflowError: never JAX's
+    check(lambda xp: getattr(xp, name)(a, b))
+
+
+@pytest.mark.parametrize("name", ["bitwise_count", "negative", "absolute", "invert"])
+@pytest.mark.parametrize("v", [2**63 - 1, 2**63, 2**64 - 1, -2**63, -2**63 - 1, 2**64], ids=str)
+def test_python_int_alone_past_int64(name, v):
+    # a lone Python int past int64: NumPy's uint64 or object loop (bitwise_count(2**64 - 1))
+    check(lambda xp: getattr(xp, name)(v))
+    check(lambda xp: xp.add(v, 1))

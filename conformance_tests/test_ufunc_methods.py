@@ -183,3 +183,17 @@ def test_outer_dimension_limit(nd):
     # NumPy's arrays have at most 64 dimensions (XLA's have no such limit): outer beyond is
     # NumPy's ValueError
     check(lambda xp, a, b: xp.add.outer(a, b).shape, np.ones((1,) * nd[0]), np.ones((1,) * nd[1]))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint64, np.int32])
+def test_reduce_errstate_raise_of_pending_operand(dt):
+    # a pending (lazily recorded) operand checked by errstate's 'raise' after the reduction
+    def body(xp):
+        with xp.errstate(divide="raise", over="raise"):
+            return xp.floor_divide.reduce(xp.arange(-100, 100).astype(dt))
+    check(body)
+
+    def body_ok(xp):
+        with xp.errstate(divide="raise", over="raise"):
+            return xp.add.reduce(xp.arange(1, 50).astype(dt) * 1)
+    check(body_ok)

@@ -57,6 +57,18 @@ def test_view_reads_and_writes_through(name):
 
 
 @pytest.mark.parametrize("name", VIEWS)
+def test_view_to_numpy(name):
+    # numpy.array of a view (tnp reads a small root's view on the host): a writable copy
+    def body(xp, a):
+        v = VIEWS[name](xp, a)
+        h = np.array(v)
+        writeable = h.flags.writeable
+        h[...] = -1
+        return h, writeable, v
+    check(body, A, host_ok=True)
+
+
+@pytest.mark.parametrize("name", VIEWS)
 def test_view_layout(name):
     def body(xp, a):
         v = VIEWS[name](xp, a)

@@ -19,3 +19,19 @@ def test_einsum_spellings_share_one_kernel(device_placement):
               tnp.einsum("Ij , jK", a, b)):
         np.testing.assert_array_equal(np.asarray(r), want)
     assert caches.executables_built() == before
+
+
+def test_view_read_to_host_compiles_nothing(device_placement):
+    # NumPy's test_log_strides reads x[::k] of ~800 sizes and strides: each read a kernel of its
+    # own before (~0.15 s of compile each); a view read to the host is NumPy's view of the root
+    x = tnp.asarray(np.arange(40.0))
+    np.asarray(x + 1)  # the root's value exists
+    src = np.arange(40.0)
+    before = caches.executables_built()
+    for n in range(3, 40, 5):
+        for k in (-3, -1, 2, 4):
+            v = x[:n][::k]
+            h = np.asarray(v)
+            np.testing.assert_array_equal(h, src[:n][::k])
+            assert h.flags.writeable and h.flags.c_contiguous
+    assert caches.executables_built() == before

@@ -120,6 +120,20 @@ WRITES = {
 }
 
 
+@pytest.mark.parametrize("name", ["isposinf", "isneginf", "fix"])
+def test_host_positional_out_is_written(auto, name):
+    # NumPy's Python functions take ``out`` positionally: written through the write path (the
+    # host buffer is read-only to NumPy: "output array is read-only" was raised)
+    x = np.array([np.inf, -np.inf, np.nan, 0.0, 3.5, -3.5])
+    dt = float if name == "fix" else bool
+    a, t = np.zeros(6, dt), tnp.zeros(6, dt)
+    expected = getattr(np, name)(x, a)
+    actual = getattr(tnp, name)(tnp.asarray(x), t)
+    assert actual is t and t._on_host
+    same(t, a)
+    same(actual, expected)
+
+
 @pytest.mark.parametrize("write", WRITES)
 def test_host_writes_are_numpys(auto, write):
     a = np.arange(6, dtype=np.int16)

@@ -13,10 +13,22 @@ runner; not a conftest of tnp's own suite).
 """
 import json
 import os
+import random
 import signal
+import sys
 
 import hypothesis
+import jax  # noqa: F401 - (opt_einsum, which JAX imports, does ``from random import choices``)
+import numpy.random  # noqa: F401 - before pytest imports NumPy's ``random/`` test directory
 import pytest
+
+# pytest's importlib mode imports ``random/test_x.py`` as ``random.test_x`` and puts a package
+# ``random`` for that directory in ``sys.modules``: numpy.random imported after that (through
+# ``secrets``) failed, every test of the file an import error ("cannot import name
+# 'SystemRandom' from 'random'"), and so does any later ``from random import ...``. numpy.random
+# and JAX (tnp loads it at first use, often while a test module is imported) are imported
+# first, and the standard library's module is put back once the files are collected.
+_STDLIB_RANDOM = random
 
 hypothesis.settings.register_profile(
     "tnp-suite", deadline=None, max_examples=int(os.environ.get("TNP_SUITE_HYPOTHESIS", "20")),
@@ -61,6 +73,7 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(session, config, items):
+    sys.modules["random"] = _STDLIB_RANDOM
     deselect = _ids("TNP_SUITE_DESELECT") or []
     select = _ids("TNP_SUITE_SELECT")
     select = set(select) if select is not None else None

@@ -150,12 +150,8 @@ class _Methods:
             raise ValueError("Unable to avoid copy while creating an array as requested.")
         if type(self._root._buf) is np.ndarray:  # the host tier: NumPy's own copy, order 'K'
             arr = np.array(self._host())  # (a copy: the buffer is written by tnp only)
-        else:
-            syncs.record("to_numpy", self)
-            if copy_order(self, "K") == "F":
-                arr = np.asfortranarray(np.asarray(self._value))
-            else:
-                arr = np.array(self._value)
+        else:  # a copy of the device value (a sync): never JAX's read-only buffer itself
+            arr = np.array(self._host(), order="F" if copy_order(self, "K") == "F" else "C")
         return arr if dtype is None else arr.astype(dtype, copy=False)
 
     def __reduce__(self):
@@ -318,6 +314,7 @@ class _Methods:
         """In place, as NumPy: new elements are zeros. ``refcheck`` counts Python references to
         this array (names, containers, views hold one each), as NumPy does; with
         ``refcheck=False`` views taken before the resize must not be used (undefined in NumPy)."""
+        refcheck = operator.index(refcheck)  # NumPy's TypeError for a refcheck not an integer
         if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
                 new_shape[0], (int, np.integer))):
             new_shape = new_shape[0]
@@ -338,6 +335,22 @@ class _Methods:
             raise ValueError("resize only works on single-segment arrays")
         write.replace_root(self, _resized(self._value, shape))
         return None
+
+    def clip(self, min=np._NoValue, max=np._NoValue, out=None, **kwargs):
+        """NumPy's method: either bound alone (``a.clip(3)``) or none (a copy), unlike the
+        function."""
+        return _ns.clip(self, None if min is np._NoValue else min,
+                        None if max is np._NoValue else max, out, **kwargs)
+
+    def choose(self, *choices, out=None, mode="raise"):
+        """NumPy's method: the choices as one sequence, or as the positional arguments."""
+        return _ns.choose(self, choices[0] if len(choices) == 1 else choices, out, mode)
+
+    def __sizeof__(self):
+        """NumPy's: the object, its shape and strides and, where the array owns its data (a
+        root), its bytes."""
+        return object.__sizeof__(self) + 16 * self.ndim + (
+            self.nbytes if self._base is None else 0)
 
     def to_device(self, device, /, *, stream=None):
         if not isinstance(device, (str, jax.Device)):
@@ -406,8 +419,7 @@ def _from_host(arr):
 
 # ---- methods that are the namespace function with the array as first argument -------------
 _DELEGATED_METHODS = (
-    "all", "any", "argmax", "argmin", "argpartition", "argsort", "choose", "clip",
-    "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
     "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
     "sum", "swapaxes", "take", "trace", "var")
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import frontend, placement, syncs
 from .errors import TnpFallbackWarning, TnpTracingError
-from .ndarray import ndarray
+from .ndarray import ndarray, protocol_array
 
 USED = collections.Counter()
 _warned = set()
@@ -29,6 +29,9 @@ def to_numpy_tree(x, scalars=False):
         return type(x)(to_numpy_tree(v, scalars) for v in x)
     if isinstance(x, dict):
         return {k: to_numpy_tree(v, scalars) for k, v in x.items()}
+    if hasattr(type(x), "__array__") and not isinstance(x, (np.ndarray, np.generic)):
+        got = protocol_array(x)  # a class written for ``import tnp as np``
+        return x if got is None else to_numpy_tree(got, scalars)
     return x
 
 

@@ -12,6 +12,7 @@ input, or refuses because it would write an input, is declined too: the tnp impl
 instead (it makes tnp views, and writes through the one write path).
 """
 import functools
+import inspect
 import math
 import re
 
@@ -175,10 +176,27 @@ def create(numpy_fn, args, kwargs):
     return placement.new_root(r) if type(r) is np.ndarray else _wrap(r, args, kwargs)
 
 
+@functools.lru_cache(maxsize=512)
+def _out_position(numpy_fn):
+    """The position of ``numpy_fn``'s ``out`` parameter, or None (none, or no signature)."""
+    try:
+        params = list(inspect.signature(numpy_fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    for i, p in enumerate(params):
+        if p.name == "out":
+            return i if p.kind is p.POSITIONAL_OR_KEYWORD else None
+    return None
+
+
 def call(numpy_fn, args, kwargs, unsupported=False):
     """NumPy's ``numpy_fn(*args, **kwargs)`` on the host values of the arguments, its results
     as tnp arrays, when the call runs on the host; DECLINED otherwise. ``unsupported``: see
-    ``unsupported``."""
+    ``unsupported``. An ``out`` given as the last positional argument is taken as ``out=``
+    (written as one: ``isposinf(x, out)``)."""
+    if len(args) > 1 and not (kwargs and "out" in kwargs) and (
+            _out_position(numpy_fn) == len(args) - 1):
+        args, kwargs = args[:-1], dict(kwargs, out=args[-1])
     hkwargs = {}
     try:
         hargs = list(map(numpy_value, args)) if not unsupported else [
@@ -280,8 +298,9 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
             t = made[id(r)] = placement.new_root(r)
         return t
     made = {} if made is None else made
-    if type(r) is list or type(r) is tuple:
-        return type(r)(_wrap(v, hargs, hkwargs, shared, made) for v in r)
+    if type(r) is list or type(r) is tuple:  # rebuilt only around arrays (``item`` of an
+        conv = [_wrap(v, hargs, hkwargs, shared, made) for v in r]  # object array: the list)
+        return r if all(c is v for c, v in zip(conv, r)) else type(r)(conv)
     if isinstance(r, tuple) and hasattr(r, "_fields"):  # namedtuple results
         return type(r)(*(_wrap(v, hargs, hkwargs, shared, made) for v in r))
     return r

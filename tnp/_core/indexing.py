@@ -183,6 +183,8 @@ def _basic_plan(shape, items, index):
     for d in range(dim, ndim):
         los.append(0), spans.append(shape[d]), steps.append(1), out.append(shape[d])
         kinds.append("s")
+    if len(out) > 32:  # NumPy's own check of the result's rank (its NPY_MAXDIMS)
+        probe.placeholder(probe.Spec(shape, np.int8))[index]
     scalar = n_ell == 0 and consumed == ndim and all(it is not None for it in items) and not out
     # static: per-dim spans and steps, the view's shape, and the item kinds in order (slice,
     # int, newaxis) from which flags/strides replay the same index in NumPy

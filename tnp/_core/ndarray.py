@@ -194,6 +194,12 @@ class ndarray:
                 return h[1]
             return lenses.host_get(*self._chain(), b)
         syncs.record("to_numpy", self)
+        c = self._cache
+        if root is not self and (c is None or c[0] != root._version) and (
+                math.prod(root._shape) <= HOST_READ_ROOT):
+            # a view read from its root's host copy, through NumPy views: no kernel for the
+            # lenses (a strided read x[::k] of each size would compile one)
+            return lenses.host_get(*self._chain(), np.asarray(root._value))
         return np.asarray(self._value)
 
     # ---- attributes -------------------------------------------------------------------------
@@ -386,10 +392,45 @@ def device_copy(data, dtype=None, ndmin=0):
     an aligned NumPy array's memory on a CPU, and whoever owns ``data`` may change it in place
     while the device value is still in use. (``placement.new_root`` owns its array, and gives
     it to JAX without this copy.)"""
-    return jax.device_put(dtypes.native(np.array(data, dtype=dtype, ndmin=ndmin, copy=True)))
+    return jax.device_put(dtypes.native(host_copy(data, dtype, ndmin)))
+
+
+def host_copy(data, dtype=None, ndmin=0, copy=None, ndmax=0):
+    """``np.array(data, dtype, ndmin=ndmin, copy=copy, ndmax=ndmax)`` (``copy`` True or None:
+    NumPy passes ``copy=`` to an ``__array__`` only when it is asked for, so ``asarray`` of an
+    older class's ``__array__(self)`` does not warn), as an array that nothing else holds."""
+    host = np.array(data, dtype=dtype, ndmin=ndmin, copy=copy,
+                    **({"ndmax": ndmax} if ndmax else {}))  # (a NumPy without ndmax: default)
+    if copy or type(data) in _FRESH or (
+            type(data) is np.ndarray and not np.may_share_memory(host, data)):
+        return host
+    return host.copy()
+
+
+_FRESH = frozenset({list, tuple, int, float, complex, bool})  # NumPy parses these into new arrays
+
+
+def refused_array_method(exc):
+    """Whether NumPy's ValueError ``exc`` is its refusal of what an ``__array__`` returned."""
+    return "__array__ method not producing an array" in str(exc)
+
+
+def protocol_array(x, dtype=None, copy=None):
+    """The tnp array that ``x.__array__`` returns, called as NumPy calls it (``dtype`` when
+    given, ``copy=`` when not None), or None. Asked only after NumPy refused ``x``
+    (``refused_array_method``): a class written for ``import tnp as np`` returns a tnp array
+    where NumPy's protocol wants its own ndarray."""
+    if getattr(type(x), "__array__", None) is None:
+        return None
+    args = () if dtype is None else (dtype,)
+    r = x.__array__(*args) if copy is None else x.__array__(*args, copy=copy)
+    return r if isinstance(r, ndarray) else None
 
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, np.dtype})
+
+
+HOST_READ_ROOT = 1 << 17  # elements: a device view read to the host pulls a root this small
 
 
 class OnDevice(Exception):

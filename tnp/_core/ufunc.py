@@ -228,6 +228,12 @@ class ufunc:
                 args = args[:self.nin]
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
+        big = [a for a in args if type(a) is int and not -2**63 <= a < 2**63]
+        if big and (any(not 0 <= a < 2**64 for a in big) or all(
+                type(a) in dtypes.PY_SCALARS for a in args)):
+            # a Python int no int64/uint64 holds, or past int64 among Python scalars only:
+            # NumPy's loop on the host (object, uint64) or its OverflowError
+            raise dtypes.unsupported_dtype_error(np.dtype(object))
         recording = (out is None and where is True and self.nout == 1 and lazy.recording())
         ops, keys = _operands(args, recording)
         outs = out_arrays(out, self.nout)
@@ -376,9 +382,10 @@ class ufunc:
             self._reduced[key] = (kern, want, res_dt)
         if out is None and _errcheck.modes() is None and lazy.recording():
             return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt)))
-        r = kern(lazy.value(x), wh)
+        xv = lazy.value(x)  # (a pending operand computed once: the kernel and the check)
+        r = kern(xv, wh)
         result = _finish(r, out)
-        self._check_fp("reduce", static, x, wh, r)
+        self._check_fp("reduce", static, xv, wh, r)
         return result
 
     @_host_tier

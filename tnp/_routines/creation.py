@@ -9,8 +9,9 @@ import numpy as np
 from .._core import caches, devices, dtypes, flags, lazy, placement, probe
 from .._core.casting import cast, cast_kernel, numpy_cast
 from .._core.devices import place
+from .._core.fallback import to_numpy_tree
 from .._core.fperr import errcheck
-from .._core.ndarray import ndarray
+from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 
@@ -76,6 +77,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         _check_order(order, np.array, 0)
     dtype = None if dtype is None else dtypes.canonical(dtype)
     order = order.upper() if isinstance(order, str) else order
+    if ndmax and isinstance(object, (ndarray, JaxArray)):  # NumPy's checks of ndmax
+        probe.call(np.array, probe.small(object), dtype=dtype, ndmin=ndmin, ndmax=ndmax)
     if copy is not True and isinstance(object, ndarray) and (
             dtype is None or dtype == object.dtype) and _has_layout(object, order):
         if object.ndim >= ndmin:
@@ -85,6 +88,9 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         return object._view(("reshape", (object.shape, shape)), (), shape)
     if copy is False and not (isinstance(object, JaxArray) and (
             dtype is None or dtype == object.dtype)):
+        got = None if isinstance(object, ndarray) else protocol_array(object, dtype, copy)
+        if got is not None:  # NumPy trusts what ``__array__(copy=False)`` returns
+            return array(got, dtype, copy=False, order=order, ndmin=ndmin)
         np.array([0], copy=False)  # NumPy's own ValueError (its message names the migration)
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
@@ -92,7 +98,20 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     if isinstance(object, (ndarray, JaxArray)):
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
-        out = placement.new_root(np.array(object, dtype=dtype, ndmin=ndmin))._as_array()
+        try:
+            host = host_copy(object, dtype, ndmin, copy, ndmax)
+        except ValueError as e:  # an ``__array__`` (of a class written for tnp) gave a tnp array
+            if not refused_array_method(e):
+                raise
+            if type(object) in (list, tuple):
+                host = host_copy(to_numpy_tree(object), dtype, ndmin)
+            else:
+                got = protocol_array(object, dtype, copy)
+                if got is None:
+                    raise
+                # NumPy trusts what ``__array__`` returns: no further copy
+                return array(got, dtype, copy=None, order=order, ndmin=ndmin)
+        out = placement.new_root(host)._as_array()
     return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
 
 

@@ -3,14 +3,18 @@
 ``vectorize`` runs the Python function once on the first element (as NumPy does, to find the
 output dtypes when ``otypes`` is not given: a one-element sync point), then over all elements
 through ``jax.vmap`` on tnp 0-d arrays; a function that does not trace (Python control flow on
-values, host-only calls) runs element by element on the host instead, as in NumPy.
+values, host-only calls) runs element by element on the host instead, as in NumPy. Where an
+operand or an output type is one XLA cannot hold (objects, strings, datetimes), NumPy's own
+vectorize runs on host copies.
 """
 import re
 
-from .._core.jaxload import jax, jnp
+from .._core.jaxload import jax, jnp, JaxArray
 import numpy as np
 
+from .._core import dtypes
 from .._core.casting import cast
+from .._core.fallback import from_numpy_tree, to_numpy_tree
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axis, to_jax
 from .._core.np_doc import np_doc
@@ -111,6 +115,19 @@ def _concrete_call(fn, vals):
         return fn(*vals)
 
 
+def _held_on_device(x):
+    """Whether vectorize's operand ``x`` has a dtype XLA holds (not objects, strings, dates)."""
+    if isinstance(x, ndarray):
+        return x.dtype in dtypes.SUPPORTED
+    if isinstance(x, (bool, int, float, complex)):
+        return True
+    return isinstance(x, JaxArray) or np.asarray(x).dtype in dtypes.SUPPORTED
+
+
+def _device_types(otypes):
+    return otypes is None or all(np.dtype(c) in dtypes.SUPPORTED for c in otypes)
+
+
 @np_doc(np.vectorize)
 class vectorize:
     def __init__(self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False,
@@ -129,7 +146,8 @@ class vectorize:
                 if char not in np.typecodes["All"]:
                     raise ValueError(f"Invalid otype specified: {char}")
         elif otypes is not None and not isinstance(otypes, str):
-            otypes = "".join(np.dtype(x).char for x in otypes)
+            # NumPy's list of dtypes (a datetime keeps its unit), 'S'/'U' as their characters
+            otypes = [d.char if d.char in "SU" else d for d in map(np.dtype, otypes)]
         self.otypes = otypes
         self.excluded = set() if excluded is None else set(excluded)
 
@@ -156,11 +174,22 @@ class vectorize:
                 kw.update(zip(names, vals[len(inds):]))
                 return self.pyfunc(*a, **kw)
             vargs = [args[i] for i in inds] + [kwargs[k] for k in names]
+        if not (all(_held_on_device(a) for a in vargs) and _device_types(self.otypes)):
+            return self._on_host(args, kwargs, self.otypes)
         if self.signature is not None:
             return self._vectorize_core(func, vargs)
-        return self._vectorize_elementwise(func, vargs)
+        return self._vectorize_elementwise(func, vargs, args, kwargs)
 
-    def _vectorize_elementwise(self, func, args):
+    def _on_host(self, args, kwargs, otypes):
+        """NumPy's own vectorize, where an operand or an output type is one XLA cannot hold
+        (objects, strings, datetimes): on host copies, its results tnp arrays placed by
+        ``placement.new_root`` (a NumPy-only dtype stays on the host)."""
+        numpy_vectorize = np.vectorize(self.pyfunc, otypes=otypes, excluded=self.excluded,
+                                       cache=self.cache, signature=self.signature)
+        hargs, hkwargs = to_numpy_tree(list(args)), to_numpy_tree(kwargs)
+        return from_numpy_tree(numpy_vectorize(*hargs, **hkwargs), hargs)
+
+    def _vectorize_elementwise(self, func, args, call_args, call_kwargs):
         arrs = [to_jax(a) for a in args]
         shape = np.broadcast_shapes(*[a.shape for a in arrs]) if arrs else ()
         size = int(np.prod(shape))
@@ -171,6 +200,8 @@ class vectorize:
             first = func(*[_first_scalar(a) for a in arrs])
             outs = first if isinstance(first, tuple) else (first,)
             otypes = "".join(np.asarray(o).dtype.char for o in outs)
+            if not _device_types(otypes):  # objects, strings: NumPy's loop, as NumPy's types
+                return self._on_host(call_args, call_kwargs, otypes)
             tuple_out = isinstance(first, tuple)
         else:
             tuple_out = len(otypes) > 1

@@ -17,7 +17,6 @@ import numpy as np
 
 from .._core import probe
 from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
 from .._core.np_doc import np_doc
 from .creation import asarray
@@ -201,7 +200,7 @@ def _bincount(x: ArrayLike, w: Optional[ArrayLike], length, dt):
 @np_doc(np.bincount)
 def bincount(x, /, weights=None, minlength=0):
     # Python data as NumPy converts it, straight to intp: [] is no float64 array it would refuse
-    x = asarray(x, np.intp if not isinstance(x, (ndarray, np.ndarray)) and np.size(x) == 0
+    x = asarray(x, np.intp if not hasattr(type(x), "__array__") and np.size(x) == 0
                 else None)
     w = None if weights is None else asarray(weights)
     n = x.shape[0] if x.ndim == 1 else 1

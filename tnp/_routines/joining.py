@@ -54,9 +54,11 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     out = single_out(out, "'out' must be an array")
     if not hasattr(type(arrays), "__getitem__") or isinstance(arrays, dict):  # PySequence_Check
         raise TypeError("The first input argument needs to be a sequence")
+    weak = [a if type(a) in dtypes.WEAK_PLACEHOLDER else None for a in arrays]  # NEP 50
     arrays = [asarray(a) for a in arrays]
     if not arrays:
         raise ValueError("need at least one array to concatenate")
+    probe_axis = axis  # (None: a Python scalar stays weak, as in NumPy's call)
     if axis is None:
         arrays, axis = [a.ravel() for a in arrays], 0
     ax = axis
@@ -68,7 +70,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     # NumPy's checks (ndim, shapes, dtype, casting), cached, on placeholders whose joined axis has
     # length 0: the same errors (the joined axis's length is in none of them), no big result
     ph = tuple(probe.Spec(ph_shape(a.shape), a.dtype) for a in arrays)
-    dt = probe.dtype_of(np.concatenate, ph, axis=axis, dtype=dtype, casting=casting)
+    dt = probe.dtype_of(np.concatenate, tuple(p if w is None else w for p, w in zip(ph, weak)),
+                        axis=probe_axis, dtype=dtype, casting=casting)
     if out is not None:
         shape = list(arrays[0].shape)
         shape[ax] = builtins.sum(a.shape[ax] for a in arrays)

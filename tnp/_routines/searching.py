@@ -253,6 +253,7 @@ def take_along_axis(arr, indices, axis=-1):
 @normalize
 def _choose_kernel(a: ArrayLike, choices: ArrayLikeSeq, mode, dt):
     n = len(choices)
+    a = a.astype(np.int64) if a.dtype == np.bool_ else a  # (NumPy casts bool safely to intp)
     if mode == "wrap":
         a = jnp.mod(a, n)
     elif mode == "clip":
@@ -270,10 +271,11 @@ def choose(a, choices, out=None, mode="raise"):
     if not np.can_cast(a.dtype, np.intp, "safe"):
         raise TypeError(f"Cannot cast array data from {a.dtype!r} to dtype('int64') according "
                         "to the rule 'safe'")
+    weak = [c if type(c) in dtypes.WEAK_PLACEHOLDER else None for c in choices]  # NEP 50
     choices = [asarray(c) for c in choices]
     if not choices:
         raise ValueError("0-length sequence.")
-    dt = dtypes.result_type(*choices)
+    dt = dtypes.result_type(*(c if w is None else w for c, w in zip(choices, weak)))
     np.broadcast_shapes(a.shape, *(c.shape for c in choices))
     if mode == "raise" and a.size:
         concrete(a._value, "choose", "mode='wrap' or mode='clip'")

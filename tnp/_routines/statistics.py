@@ -169,10 +169,29 @@ def quantile_front(name, a, q, axis, out, method, keepdims, weights, nan):
         qh = np.true_divide(qh, 100)
     if weights is not None:
         check_weights(weights)
+        if not _is_tracer(a) and not _is_tracer(weights) and syncs.check(_weights_total_bad(
+                a, weights, _axes(axis, a.ndim), nan)):
+            raise ValueError("Weights included NaN, inf or were all zero.")
     if not nan:
         check_cast(rt, out)
     return _quantile(a, qh, weights, _axes(axis, a.ndim), bool(_opt(keepdims, False)), method,
                      rt, nan, out)
+
+
+@normalize
+def _weights_total_bad(a: ArrayLike, w: ArrayLike, axes, nan):
+    """Whether a slice's weights sum to 0, inf or NaN (NumPy's normalised cdf then ends in NaN);
+    the nan forms count the weights of a slice's non-NaN values, and skip all-NaN slices (NumPy
+    returns NaN for those without looking at the weights)."""
+    x = _lex_last(a, axes)
+    w = jnp.broadcast_to(_lex_last(w, axes) if w.shape == a.shape else w, x.shape)
+    w = numpy_cast(w, np.float64)
+    if nan and x.dtype.kind in "fc":
+        valid = ~jnp.isnan(x)
+        total = jnp.cumsum(jnp.where(valid, w, 0), axis=-1)[..., -1]
+        return jnp.any(~jnp.isfinite(total) | (total == 0) & jnp.any(valid, axis=-1))
+    total = jnp.cumsum(w, axis=-1)[..., -1]
+    return jnp.any(~jnp.isfinite(total) | (total == 0))
 
 
 @np_doc(np.quantile)
@@ -240,10 +259,9 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 @normalize
 def _average(a: ArrayLike, w: ArrayLike, axes, keepdims, rt, st):
     wt = w
-    if w.shape != a.shape:
-        shape = [1] * a.ndim
-        shape[axes[0]] = w.shape[0]
-        wt = w.reshape(shape)
+    if w.shape != a.shape:  # NumPy's: w's axes are a's ``axes`` in order, the others 1
+        wt = jnp.transpose(w, np.argsort(axes)).reshape(
+            tuple(n if i in axes else 1 for i, n in enumerate(a.shape)))
     wt = numpy_cast(jnp.broadcast_to(wt, a.shape), rt)
     scl = jnp.sum(wt, axis=axes, keepdims=keepdims, dtype=rt)
     avg = jnp.sum(numpy_cast(a, rt) * wt, axis=axes, keepdims=keepdims, dtype=rt) / scl
@@ -304,7 +322,7 @@ def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
         fact = X.shape[1] - ddof
     else:
         rt = np.result_type(dt, w.dtype, np.float64)
-        w_sum = jnp.sum(w, dtype=rt)
+        w_sum = jnp.sum(w, dtype=np.float64)  # real weights: NumPy's complex sum's real part
         avg = numpy_cast(jnp.sum(numpy_cast(X, rt) * w, axis=1) / w_sum, rt)
         if ddof == 0:
             fact = w_sum

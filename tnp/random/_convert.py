@@ -34,5 +34,8 @@ def value(x):
 
 
 def take(a, idx, axis):
-    """``a`` (a tnp array) gathered along ``axis`` at host indices ``idx``, on the device."""
+    """``a`` (a tnp array) gathered along ``axis`` at host indices ``idx``: on the device, or
+    by NumPy for an array on the host tier (objects and strings live there)."""
+    if a._on_host:
+        return placement.new_root(np.take(a._host(), idx, axis=axis))
     return ndarray._wrap(jnp.take(value(a), jnp.asarray(idx), axis=axis))

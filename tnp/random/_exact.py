@@ -145,7 +145,7 @@ class _Engine:
         axis = normalize_axis_index(axis, x.ndim)
         idx = _positions(x.shape[axis])
         self._np.shuffle(idx)
-        write.assign(x, take(x, idx, axis)._value)
+        write.assign(x, take(x, idx, axis))  # (an object array's on the host)
 
     def _index_permutation(self, x, axis):
         axis = normalize_axis_index(axis, x.ndim)
@@ -249,10 +249,10 @@ class Generator(_Engine):
                        out=probe.Out(out.shape, np.float64))
         flat = np.arange(x.size, dtype=np.intp).reshape(x.shape)
         idx = self._np.permuted(flat, axis=axis)
-        result = ndarray._wrap(x._value.reshape(-1)[idx.reshape(-1)].reshape(x.shape))
+        result = take(x.reshape(-1), idx.reshape(-1), 0).reshape(x.shape)
         if out is None:
             return result
-        write.assign(out, result._value)
+        write.assign(out, result)
         return out
 
     @functools.wraps(np.random.Generator.choice)
