@@ -427,6 +427,15 @@ def protocol_array(x, dtype=None, copy=None):
     return r if isinstance(r, ndarray) else None
 
 
+def refused_protocol_array(x, error, dtype=None, copy=None):
+    """The tnp array behind ``x`` where NumPy's parse of ``x`` failed with ``error`` because
+    ``x.__array__`` returned one (``protocol_array``); re-raises ``error`` otherwise."""
+    got = protocol_array(x, dtype, copy) if refused_array_method(error) else None
+    if got is None:
+        raise error
+    return got
+
+
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, np.dtype})
 
 

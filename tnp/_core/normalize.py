@@ -17,7 +17,7 @@ import numpy as np
 from numpy.exceptions import AxisError
 
 from . import caches, casting, dtypes, lazy, probe, write
-from .ndarray import device_copy, ndarray, protocol_array, refused_array_method
+from .ndarray import device_copy, ndarray, refused_protocol_array
 
 
 class ArrayLike:
@@ -57,10 +57,7 @@ def to_jax(x, dtype=None, ndmin=0):
         try:
             return device_copy(x, dtype, ndmin)
         except ValueError as e:  # an ``__array__`` (of a class written for tnp) gave a tnp array
-            v = protocol_array(x) if refused_array_method(e) else None
-            if v is None:
-                raise
-            return to_jax(v, dtype, ndmin)
+            return to_jax(refused_protocol_array(x, e), dtype, ndmin)
     if dtype is not None:
         v = casting.cast(v, dtype)
     if v.ndim < ndmin:

@@ -46,7 +46,7 @@ from .casting import numpy_cast
 from .dtypes import check_supported
 from .errors import TnpTracingError
 from .lazy import Node, call, force, rebind
-from .ndarray import ndarray, numpy_value, protocol_array, refused_array_method
+from .ndarray import ndarray, numpy_value, refused_protocol_array
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from .tracing import current_trace, in_trace
 
@@ -241,10 +241,7 @@ def host_value(value, dtype, ndmax=None, element=False):
                 return np.array(value, dtype=dtype, ndmax=ndmax, copy=None)
             return np.array(value, dtype=dtype, copy=None)
         except ValueError as e:  # an ``__array__`` (of a class written for tnp) gave a tnp array
-            got = protocol_array(value) if refused_array_method(e) else None
-            if got is None:
-                raise
-            return host_value(got, dtype, ndmax, element)
+            return host_value(refused_protocol_array(value, e), dtype, ndmax, element)
     arr = value
     if arr.dtype.kind in "USO":  # strings, objects: NumPy converts them into the target dtype
         tmp = np.empty(arr.shape, dtype)

@@ -11,7 +11,8 @@ from .._core.casting import cast, cast_kernel, numpy_cast
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
 from .._core.fperr import errcheck
-from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method
+from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method, \
+    refused_protocol_array
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
 
@@ -101,16 +102,12 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         try:
             host = host_copy(object, dtype, ndmin, copy, ndmax)
         except ValueError as e:  # an ``__array__`` (of a class written for tnp) gave a tnp array
+            if type(object) not in (list, tuple):  # NumPy trusts what ``__array__`` returns
+                got = refused_protocol_array(object, e, dtype, copy)
+                return array(got, dtype, copy=None, order=order, ndmin=ndmin)
             if not refused_array_method(e):
                 raise
-            if type(object) in (list, tuple):
-                host = host_copy(to_numpy_tree(object), dtype, ndmin)
-            else:
-                got = protocol_array(object, dtype, copy)
-                if got is None:
-                    raise
-                # NumPy trusts what ``__array__`` returns: no further copy
-                return array(got, dtype, copy=None, order=order, ndmin=ndmin)
+            host = host_copy(to_numpy_tree(object), dtype, ndmin)
         out = placement.new_root(host)._as_array()
     return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
 
