@@ -650,7 +650,8 @@ def make_meta(args):
         ("Python", platform.python_version()),
         ("machine", f"{platform.machine()}, {os.cpu_count()} CPUs; JAX backend "
                     f"{_backend()}"),
-        ("per-test timeout", f"{args.timeout} s; per-file limit {args.file_min} min; "
+        ("per-test timeout", f"{args.timeout:g} s of CPU time (wall-clock backstop "
+                             f"{3 * args.timeout:g} s); per-file limit {args.file_min} min; "
                              f"budget {args.budget_min} min"),
         ("NumPy's `slow` tests", "not run (`-m 'not slow'`, as NumPy's default `spin test`)"),
         ("deselected", "see `deselected.txt` (each with its reason)"),
@@ -789,7 +790,9 @@ def main(argv=None):
                    help="passed to the tests as TNP_PLACEMENT (default: device); picks the "
                         "report's column and the records directory (WORKDIR/placement-P)")
     p.add_argument("-n", type=int, default=0, help="pytest-xdist workers (0: no xdist)")
-    p.add_argument("--timeout", type=int, default=20, help="per-test timeout, seconds")
+    p.add_argument("--timeout", type=float, default=20,
+                   help="per-test timeout, seconds of process CPU time (all threads); a "
+                        "wall-clock backstop ends a test at 3 times that")
     p.add_argument("--sample", type=int, default=0,
                    help="run at most K parametrizations per test function (0: all)")
     p.add_argument("--file-min", type=float, default=10, help="wall-clock limit per file, min")
