@@ -197,3 +197,15 @@ def test_reduce_errstate_raise_of_pending_operand(dt):
         with xp.errstate(divide="raise", over="raise"):
             return xp.add.reduce(xp.arange(1, 50).astype(dt) * 1)
     check(body_ok)
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_sum_from_negative_zero_initial(dt):
+    neg = np.array(complex(-0.0, -0.0) if dt[0] == "c" else -0.0, dt)[()]
+    mask = np.arange(150) % 3 == 0
+
+    def body(xp, a):
+        return [xp.add.reduce(a, axis=1, initial=neg), xp.sum(a, initial=neg),
+                xp.sum(a, axis=1, initial=neg, where=mask), xp.sum(a[:, :0], axis=1, initial=neg),
+                xp.sum(a + 1, axis=1, initial=neg)]
+    check(body, np.full((3, 150), neg))

@@ -564,7 +564,14 @@ def reduce_body(uf, static, x, where):
             kw["where"] = where
         if name in ("add", "multiply"):
             kw["dtype"] = np.dtype(np.float32) if half else dt
-        r = fn(x, axis=axes, **kw)
+        if name == "add" and has_initial and dt.kind in "fc":
+            # the sum starts at ``initial`` (XLA's at +0, then adding it: -0.0s summed to +0.0)
+            acc = kw["dtype"]
+            neg_zero = -jnp.zeros((), acc)  # the identity that keeps -0.0
+            xv = x.astype(acc) if where is None else jnp.where(where, x.astype(acc), neg_zero)
+            r = lax.reduce(xv, numpy_cast(jnp.asarray(initial), dt).astype(acc), lax.add, axes)
+        else:
+            r = fn(x, axis=axes, **kw)
     elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
         init = numpy_cast(jnp.asarray(np.nan if ident is None else ident), dt)
         xv = x if where is None else jnp.where(where, x, init)
