@@ -209,3 +209,15 @@ def test_sum_from_negative_zero_initial(dt):
                 xp.sum(a, axis=1, initial=neg, where=mask), xp.sum(a[:, :0], axis=1, initial=neg),
                 xp.sum(a + 1, axis=1, initial=neg)]
     check(body, np.full((3, 150), neg))
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor", "add", "maximum"])
+@pytest.mark.parametrize("out_dt", ["int32", "float32", "int8"])
+def test_reduce_into_out_of_another_dtype(name, out_dt):
+    # NumPy reduces in its loop's dtype (bool for the logical ufuncs), then casts into ``out``
+    def body(xp, a):
+        out = xp.zeros((), out_dt)
+        getattr(xp, name).reduce(a, out=out)
+        return out
+    check(body, np.array([3], "int32"))
+    check(body, np.array([3, 5, 2], "int32"))
