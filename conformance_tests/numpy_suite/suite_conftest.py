@@ -6,9 +6,9 @@ runner; not a conftest of tnp's own suite).
 - A per-test timeout (per phase: setup, call, teardown) of ``TNP_SUITE_TIMEOUT`` seconds of
   *process CPU time* (``ITIMER_PROF``/SIGPROF: every thread's CPU, XLA's compile threads
   included), so that a test does not time out because other processes share the machine; a
-  wall-clock backstop (SIGALRM at ``WALL_FACTOR`` times the limit) ends a test that blocks
-  without using CPU. Both raise ``PerTestTimeout``, whose message names the limit hit. They
-  interrupt Python code; a hang inside one compiled call is cut by the runner's per-file
+  wall-clock backstop (SIGALRM after ``TNP_SUITE_WALL_TIMEOUT`` seconds: the runner's
+  ``WALL_FACTOR`` times the limit) ends a test that blocks without using CPU. Both raise
+  ``PerTestTimeout``, whose message names the limit hit. They interrupt Python code; a hang inside one compiled call is cut by the runner's per-file
   wall-clock limit instead, and the test that was running is recorded as ``crashed``.
 - Deselection (``TNP_SUITE_DESELECT``: a file of node ids or node-id prefixes) and selection
   (``TNP_SUITE_SELECT``).
@@ -41,7 +41,7 @@ hypothesis.settings.load_profile("tnp-suite")
 
 _RECORD = os.environ.get("TNP_SUITE_RECORD")
 _TIMEOUT = float(os.environ.get("TNP_SUITE_TIMEOUT", "20"))
-WALL_FACTOR = 3
+_WALL = float(os.environ.get("TNP_SUITE_WALL_TIMEOUT", 5 * _TIMEOUT))
 
 
 def _write(**rec):
@@ -126,7 +126,7 @@ def _cpu_over(signum, frame):
 
 
 def _wall_over(signum, frame):
-    raise PerTestTimeout(f"tnp-suite timeout: over {WALL_FACTOR * _TIMEOUT:g} s of wall-clock "
+    raise PerTestTimeout(f"tnp-suite timeout: over {_WALL:g} s of wall-clock "
                          f"time (backstop of the {_TIMEOUT:g} s CPU-time limit)")
 
 
@@ -134,7 +134,7 @@ def _timed():
     signal.signal(signal.SIGPROF, _cpu_over)
     signal.signal(signal.SIGALRM, _wall_over)
     signal.setitimer(signal.ITIMER_PROF, _TIMEOUT)
-    signal.setitimer(signal.ITIMER_REAL, WALL_FACTOR * _TIMEOUT)
+    signal.setitimer(signal.ITIMER_REAL, _WALL)
     try:
         yield
     finally:
