@@ -166,3 +166,15 @@ def test_python_int_alone_past_int64(name, v):
     # a lone Python int past int64: NumPy's uint64 or object loop (bitwise_count(2**64 - 1))
     check(lambda xp: getattr(xp, name)(v))
     check(lambda xp: xp.add(v, 1))
+
+
+def test_out_ellipsis():
+    def body(xp, a):
+        return [xp.add(a, 2, out=...), xp.add.reduce(a, out=...), xp.divmod(a, 2, out=...),
+                xp.add.accumulate(a, out=...), xp.add(1, 2, out=...)]
+    check(body, np.arange(3.0))
+    for bad in (lambda xp, a: xp.add(a, 2, ...), lambda xp, a: xp.add.reduce(a, (), None, ...),
+                lambda xp, a: xp.negative(a, out=(...,)),
+                lambda xp, a: xp.divmod(a, 2, out=(xp.empty(3), ...)),
+                lambda xp, a: xp.add.reduce(a, out=(...,))):
+        check(bad, np.arange(3.0))

@@ -221,3 +221,7 @@ def test_reduce_into_out_of_another_dtype(name, out_dt):
         return out
     check(body, np.array([3], "int32"))
     check(body, np.array([3, 5, 2], "int32"))
+
+
+def test_at_of_a_ufunc_with_a_core_signature():
+    check(lambda xp, a, b: xp.matmul.at(a, [0], b), np.ones((2, 2, 2)), np.ones((1, 2, 2)))

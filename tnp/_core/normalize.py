@@ -95,12 +95,14 @@ def out_arrays(out, nout=1, message="return arrays must be of ArrayType"):
     entries, each a tnp ndarray or None. ``message`` is the TypeError NumPy's function gives
     for an ``out`` that is no array (its wording differs between NumPy's families). A
     ``numpy.ndarray`` cannot be written by the device: TypeError, saying so."""
-    if out is None:
+    if out is None or out is Ellipsis:  # ``out=...``: an array result (tnp's always is)
         return None
     out = out_tuple(out, nout)
     if all(o is None for o in out):
         return None
     for o in out:
+        if o is Ellipsis:
+            raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
         if isinstance(o, np.ndarray):
             raise TypeError("out must be a tnp.ndarray (a numpy.ndarray cannot be written in "
                             "place on the device: pass a tnp array and copy it back)")

@@ -11,6 +11,7 @@ trace: integer ``power`` with a negative exponent (ValueError), and the floating
 checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._routines.errstate``).
 """
 import functools
+import inspect
 import re
 
 from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
@@ -64,8 +65,13 @@ def for_numpy(np_ufunc):
 
 def _host_tier(method):
     """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.host``)."""
+    names = list(inspect.signature(method).parameters)
+    at = names.index("out") - 1 if "out" in names else None  # (``self`` not in ``args``)
+
     @functools.wraps(method)
     def call(self, *args, **kwargs):
+        if at is not None and len(args) > at and args[at] is Ellipsis:
+            raise TypeError("out=... is only allowed as a keyword argument.")
         numpy_method = getattr(self._np, method.__name__)
         if placement.routing:
             r = host.call(numpy_method, args, kwargs)
@@ -258,6 +264,8 @@ class ufunc:
                 if out is not None:
                     raise TypeError("cannot specify 'out' as both a positional and keyword "
                                     "argument")
+                if any(a is Ellipsis for a in args[self.nin:]):
+                    raise TypeError("out=... is only allowed as a keyword argument.")
                 out = tuple(args[self.nin:]) + (None,) * (self.nargs - len(args))
                 args = args[:self.nin]
             else:
@@ -521,6 +529,9 @@ class ufunc:
         ``write.assign``."""
         if not isinstance(a, ndarray):
             raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
+        if self._core is not None:
+            raise TypeError(f"{self.__name__}.at does not support ufunc with non-trivial "
+                            f"signature: {self.__name__} has signature {self.signature}.")
         if (b is None) != (self.nin == 1):
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
