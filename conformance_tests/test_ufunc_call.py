@@ -1,5 +1,7 @@
 """ufunc.__call__ keywords against NumPy: out (array, tuple, partial tuple, positional), where,
 casting, dtype, signature; and the floating-point error state (errstate/seterr)."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -178,3 +180,17 @@ def test_out_ellipsis():
                 lambda xp, a: xp.divmod(a, 2, out=(xp.empty(3), ...)),
                 lambda xp, a: xp.add.reduce(a, out=(...,))):
         check(bad, np.arange(3.0))
+
+
+def test_resolve_dtypes():
+    i4, f4 = np.dtype("i4"), np.dtype("f4")
+
+    def body(xp):
+        return [xp.add.resolve_dtypes((i4, f4, None)), xp.equal.resolve_dtypes((i4, f4, None)),
+                xp.add.resolve_dtypes((i4, i4, None), signature=(None, None, "f4")),
+                xp.add.resolve_dtypes((f4, int, None)),
+                xp.add.resolve_dtypes((None, np.dtype("i2"), None), reduction=True)]
+    check(body)
+    check(lambda xp: xp.add.resolve_dtypes((i4, f4, None), casting="no"))
+    assert list(inspect.signature(tnp.ufunc.resolve_dtypes).parameters) == list(
+        inspect.signature(np.ufunc.resolve_dtypes).parameters)

@@ -195,6 +195,11 @@ class ufunc:
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
 
+    def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
+        """NumPy's loop dtypes for ``dtypes`` (tnp's loops are NumPy's)."""
+        kw = {} if casting is None else {"casting": casting}
+        return self._np.resolve_dtypes(dtypes, signature=signature, reduction=reduction, **kw)
+
     def _default_loop(self, keys, out_dts):
         """Whether ``out_dts`` are the loop's own output dtypes (an ``out=`` of another dtype
         makes another kernel, which the fast table, keyed by the inputs, must not hold)."""
