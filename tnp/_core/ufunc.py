@@ -197,8 +197,8 @@ class ufunc:
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
         """NumPy's loop dtypes for ``dtypes`` (tnp's loops are NumPy's)."""
-        kw = {} if casting is None else {"casting": casting}
-        return self._np.resolve_dtypes(dtypes, signature=signature, reduction=reduction, **kw)
+        kw = {k: v for k, v in (("signature", signature), ("casting", casting)) if v is not None}
+        return self._np.resolve_dtypes(dtypes, reduction=reduction, **kw)
 
     def _default_loop(self, keys, out_dts):
         """Whether ``out_dts`` are the loop's own output dtypes (an ``out=`` of another dtype
