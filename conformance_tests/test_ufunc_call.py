@@ -106,6 +106,9 @@ def test_dtype_and_signature():
     check(lambda xp: xp.add([3], [4], sig="ll->l", signature="ll->l"))
     check(lambda xp: xp.add(1, 2, sig=None))
     check(lambda xp: xp.add(1, 2, signature=["l", "l", "l"]))
+    # a byte string is parsed as a str is
+    check(lambda xp, a: xp.add(a, 2, signature=b"dd->d"), I)
+    check(lambda xp: xp.add(3, 4, signature=b"ii-i"))
 
 
 def test_bad_calls():

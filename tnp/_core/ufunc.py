@@ -921,7 +921,7 @@ def _fast_key(a):
 
 
 def _hashable_signature(signature):
-    if signature is None or isinstance(signature, str):
+    if signature is None or isinstance(signature, (str, bytes)):  # (NumPy parses bytes too)
         return signature
     if not isinstance(signature, tuple):
         raise TypeError("the signature object to ufunc must be a string or a tuple.")
