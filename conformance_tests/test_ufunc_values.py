@@ -162,6 +162,17 @@ def test_signed_unsigned_comparisons_are_exact(name):
     check(lambda xp, a, b: getattr(xp, name)(a[:, None], b), s, u)
 
 
+@pytest.mark.parametrize("name", ["less", "less_equal", "greater", "greater_equal", "equal",
+                                  "not_equal"])
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_comparisons_with_nan_parts(name, dt):
+    # NumPy's complex order is lexicographic, and a NaN real or imaginary part is unordered
+    nan = np.nan
+    v = np.array([complex(nan, 0), complex(0, nan), complex(nan, nan), complex(1, nan), 1, -1,
+                  1j, -1j, 1 + 1j, -1 - 1j, 0], dt)
+    check(lambda xp, a: getattr(xp, name)(a[:, None], a), v)
+
+
 @pytest.mark.parametrize("exponent", [2.8, -0.5, -1.5, np.float32(-2.0)],
                          ids=repr)
 def test_integer_power_of_a_cast_exponent(exponent):
