@@ -430,8 +430,8 @@ class ufunc:
         if out is not None and kw.get("dtype") is None:
             # the loop NumPy reduces with into ``out`` (logical_and's is bool's for an int
             # ``out``): the result is cast to ``out``'s dtype as it is written
-            res_dt = dtypes.canonical(self._np.resolve_dtypes((res_dt, x.dtype, None),
-                                                              reduction=True)[2])
+            res_dt = dtypes.canonical(self._np.resolve_dtypes(
+                (res_dt, x.dtype, None), reduction=True, casting="unsafe")[2])  # (probed above)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
             _check_int_power(jnp.moveaxis(lazy.value(x), axes[0], 0)[1:], res_dt)
         init_h = _scalar(initial)
