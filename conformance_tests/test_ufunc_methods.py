@@ -209,6 +209,7 @@ def test_sum_from_negative_zero_initial(dt):
                 xp.sum(a, axis=1, initial=neg, where=mask), xp.sum(a[:, :0], axis=1, initial=neg),
                 xp.sum(a + 1, axis=1, initial=neg)]
     check(body, np.full((3, 150), neg))
+    check(lambda xp, a: xp.sum(a, initial=0.1), np.array([0.2], dt))  # one element: initial added
 
 
 @pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor", "add", "maximum"])

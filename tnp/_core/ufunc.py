@@ -586,11 +586,13 @@ def reduce_body(uf, static, x, where):
         if name in ("add", "multiply"):
             kw["dtype"] = np.dtype(np.float32) if half else dt
         if name == "add" and has_initial and dt.kind in "fc":
-            # the sum starts at ``initial`` (XLA's at +0, then adding it: -0.0s summed to +0.0)
+            # XLA's sum starts at +0.0, which turns a sum of -0.0s into +0.0; -0.0 is the
+            # identity that keeps every sign (XLA's reduce needs an identity to start from)
             acc = kw["dtype"]
-            neg_zero = -jnp.zeros((), acc)  # the identity that keeps -0.0
+            neg_zero = -jnp.zeros((), acc)
             xv = x.astype(acc) if where is None else jnp.where(where, x.astype(acc), neg_zero)
-            r = lax.reduce(xv, numpy_cast(jnp.asarray(initial), dt).astype(acc), lax.add, axes)
+            r = lax.reduce(xv, neg_zero, lax.add, axes) + numpy_cast(
+                jnp.asarray(initial), dt).astype(acc)
         else:
             r = fn(x, axis=axes, **kw)
     elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
