@@ -119,6 +119,13 @@ def test_zeros_ones_empty_shapes(fn, shape):
     check(body)
 
 
+@pytest.mark.parametrize("shape", [np.array([2, 3]), np.array(4), np.arange(0), np.array([2.0]),
+                                   np.array(2.0)], ids=repr)
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty"])
+def test_shape_given_as_an_array(fn, shape):
+    check(lambda xp, s: getattr(xp, fn)(s).shape, shape)
+
+
 @pytest.mark.parametrize("dt", ALL_DTYPES + [None, int, float, complex, bool, "f4", "i2"],
                          ids=str)
 @pytest.mark.parametrize("fn", ["zeros", "ones"])

@@ -80,6 +80,20 @@ def test_numpy_ufuncs_and_functions_stay_on_device():
     assert_same(out, n * 2)
 
 
+def test_numpy_ufunc_without_a_tnp_one_writes_tnp_arrays():
+    # a ufunc tnp does not implement runs in NumPy: its out= and .at write the tnp arrays
+    from numpy._core import _umath_tests as umt
+    t, n = tnp.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(2, 3)
+    out = tnp.empty((2, 3))
+    assert umt.cumsum(t, out=out, axis=0) is out
+    assert_same(out, np.cumsum(n, axis=0))
+    i = tnp.ones(5, dtype=np.int32)
+    j = np.ones(5, dtype=np.int32)
+    umt.indexed_negative.at(i, tnp.arange(5))
+    umt.indexed_negative.at(j, np.arange(5))
+    assert_same(i, j)
+
+
 def test_jax_interop_zero_copy():
     j = jnp.arange(4.0)
     t = tnp.asarray(j)

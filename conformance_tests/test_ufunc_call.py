@@ -1,5 +1,7 @@
 """ufunc.__call__ keywords against NumPy: out (array, tuple, partial tuple, positional), where,
 casting, dtype, signature; and the floating-point error state (errstate/seterr)."""
+import inspect
+
 import numpy as np
 import pytest
 
@@ -104,6 +106,9 @@ def test_dtype_and_signature():
     check(lambda xp: xp.add([3], [4], sig="ll->l", signature="ll->l"))
     check(lambda xp: xp.add(1, 2, sig=None))
     check(lambda xp: xp.add(1, 2, signature=["l", "l", "l"]))
+    # a byte string is parsed as a str is
+    check(lambda xp, a: xp.add(a, 2, signature=b"dd->d"), I)
+    check(lambda xp: xp.add(3, 4, signature=b"ii-i"))
 
 
 def test_bad_calls():
@@ -166,3 +171,29 @@ def test_python_int_alone_past_int64(name, v):
     # a lone Python int past int64: NumPy's uint64 or object loop (bitwise_count(2**64 - 1))
     check(lambda xp: getattr(xp, name)(v))
     check(lambda xp: xp.add(v, 1))
+
+
+def test_out_ellipsis():
+    def body(xp, a):
+        return [xp.add(a, 2, out=...), xp.add.reduce(a, out=...), xp.divmod(a, 2, out=...),
+                xp.add.accumulate(a, out=...), xp.add(1, 2, out=...)]
+    check(body, np.arange(3.0))
+    for bad in (lambda xp, a: xp.add(a, 2, ...), lambda xp, a: xp.add.reduce(a, (), None, ...),
+                lambda xp, a: xp.negative(a, out=(...,)),
+                lambda xp, a: xp.divmod(a, 2, out=(xp.empty(3), ...)),
+                lambda xp, a: xp.add.reduce(a, out=(...,))):
+        check(bad, np.arange(3.0))
+
+
+def test_resolve_dtypes():
+    i4, f4 = np.dtype("i4"), np.dtype("f4")
+
+    def body(xp):
+        return [xp.add.resolve_dtypes((i4, f4, None)), xp.equal.resolve_dtypes((i4, f4, None)),
+                xp.add.resolve_dtypes((i4, i4, None), signature=(None, None, "f4")),
+                xp.add.resolve_dtypes((f4, int, None)),
+                xp.add.resolve_dtypes((None, np.dtype("i2"), None), reduction=True)]
+    check(body)
+    check(lambda xp: xp.add.resolve_dtypes((i4, f4, None), casting="no"))
+    assert list(inspect.signature(tnp.ufunc.resolve_dtypes).parameters) == list(
+        inspect.signature(np.ufunc.resolve_dtypes).parameters)

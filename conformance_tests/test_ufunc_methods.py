@@ -197,3 +197,32 @@ def test_reduce_errstate_raise_of_pending_operand(dt):
         with xp.errstate(divide="raise", over="raise"):
             return xp.add.reduce(xp.arange(1, 50).astype(dt) * 1)
     check(body_ok)
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_sum_from_negative_zero_initial(dt):
+    neg = np.array(complex(-0.0, -0.0) if dt[0] == "c" else -0.0, dt)[()]
+    mask = np.arange(150) % 3 == 0
+
+    def body(xp, a):
+        return [xp.add.reduce(a, axis=1, initial=neg), xp.sum(a, initial=neg),
+                xp.sum(a, axis=1, initial=neg, where=mask), xp.sum(a[:, :0], axis=1, initial=neg),
+                xp.sum(a + 1, axis=1, initial=neg)]
+    check(body, np.full((3, 150), neg))
+    check(lambda xp, a: xp.sum(a, initial=0.1), np.array([0.2], dt))  # one element: initial added
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "logical_xor", "add", "maximum"])
+@pytest.mark.parametrize("out_dt", ["int32", "float32", "int8"])
+def test_reduce_into_out_of_another_dtype(name, out_dt):
+    # NumPy reduces in its loop's dtype (bool for the logical ufuncs), then casts into ``out``
+    def body(xp, a):
+        out = xp.zeros((), out_dt)
+        getattr(xp, name).reduce(a, out=out)
+        return out
+    check(body, np.array([3], "int32"))
+    check(body, np.array([3, 5, 2], "int32"))
+
+
+def test_at_of_a_ufunc_with_a_core_signature():
+    check(lambda xp, a, b: xp.matmul.at(a, [0], b), np.ones((2, 2, 2)), np.ones((1, 2, 2)))

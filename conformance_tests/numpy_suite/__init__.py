@@ -2,8 +2,9 @@
 
 The runner copies test files of the *installed* NumPy (found through ``numpy.__file__``: the
 tests ship in the wheel) into a temporary directory, rewrites their imports so that ``numpy``
-means ``tnp``, runs them with pytest (one process per file, a per-test timeout, a wall-clock limit
-per file and a budget for the whole run) and writes ``results.md``: per file and per test
+means ``tnp``, runs them with pytest (one process per file, a per-test timeout in process CPU time — every
+thread's, so a loaded machine does not time a test out — with a wall-clock backstop at five
+times it, a wall-clock limit per file and a budget for the whole run) and writes ``results.md``: per file and per test
 function, passed / failed / error / crashed / skipped, the first line of each failure, a raw rate
 (tests) and a per-function rate (every test function weighs one, its parametrizations
 averaged). NumPy's files are never edited by hand; only the runner rewrites them.

@@ -18,6 +18,9 @@ from . import rewrite as _rewrite
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NUMPY_DIR = os.path.dirname(numpy.__file__)
+# the per-test wall-clock backstop, in multiples of the CPU-time limit: a test on a machine
+# shared by several (load 3-4 per CPU) still gets its CPU time
+WALL_FACTOR = 5
 
 # (key in the temporary directory, path inside the installed NumPy), most valuable first: the
 # order in which a run with a time budget takes them.
@@ -157,6 +160,7 @@ def run_pytest(workdir, keys, record, *, timeout, test_timeout, placement, xdist
     env["PYTHONPATH"] = os.pathsep.join([workdir, repo] + (
         [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env.update(TNP_SUITE_RECORD=record, TNP_SUITE_TIMEOUT=str(test_timeout),
+               TNP_SUITE_WALL_TIMEOUT=str(WALL_FACTOR * test_timeout),
                TNP_SUITE_DESELECT=_ids_file("deselected.txt"), TNP_PLACEMENT=placement,
                TNP_SUITE_SAMPLE=str(sample))
     if select:
@@ -650,7 +654,9 @@ def make_meta(args):
         ("Python", platform.python_version()),
         ("machine", f"{platform.machine()}, {os.cpu_count()} CPUs; JAX backend "
                     f"{_backend()}"),
-        ("per-test timeout", f"{args.timeout} s; per-file limit {args.file_min} min; "
+        ("per-test timeout", f"{args.timeout:g} s of CPU time (wall-clock backstop "
+                             f"{WALL_FACTOR * args.timeout:g} s); per-file limit "
+                             f"{args.file_min} min; "
                              f"budget {args.budget_min} min"),
         ("NumPy's `slow` tests", "not run (`-m 'not slow'`, as NumPy's default `spin test`)"),
         ("deselected", "see `deselected.txt` (each with its reason)"),
@@ -789,7 +795,9 @@ def main(argv=None):
                    help="passed to the tests as TNP_PLACEMENT (default: device); picks the "
                         "report's column and the records directory (WORKDIR/placement-P)")
     p.add_argument("-n", type=int, default=0, help="pytest-xdist workers (0: no xdist)")
-    p.add_argument("--timeout", type=int, default=20, help="per-test timeout, seconds")
+    p.add_argument("--timeout", type=float, default=20,
+                   help="per-test timeout, seconds of process CPU time (all threads); a "
+                        f"wall-clock backstop ends a test at {WALL_FACTOR} times that")
     p.add_argument("--sample", type=int, default=0,
                    help="run at most K parametrizations per test function (0: all)")
     p.add_argument("--file-min", type=float, default=10, help="wall-clock limit per file, min")

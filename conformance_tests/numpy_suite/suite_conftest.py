@@ -3,8 +3,12 @@ runner; not a conftest of tnp's own suite).
 
 - NumPy's markers and a deterministic hypothesis profile (NumPy's conftest is not copied: it
   checks the FPU mode and sets up doctests, neither of which concerns tnp).
-- A per-test timeout (SIGALRM, per phase: setup, call, teardown): ``TNP_SUITE_TIMEOUT`` seconds.
-  It interrupts Python code; a hang inside one compiled call is cut by the runner's per-file
+- A per-test timeout (per phase: setup, call, teardown) of ``TNP_SUITE_TIMEOUT`` seconds of
+  *process CPU time* (``ITIMER_PROF``/SIGPROF: every thread's CPU, XLA's compile threads
+  included), so that a test does not time out because other processes share the machine; a
+  wall-clock backstop (SIGALRM after ``TNP_SUITE_WALL_TIMEOUT`` seconds: the runner's
+  ``WALL_FACTOR`` times the limit) ends a test that blocks without using CPU. Both raise
+  ``PerTestTimeout``, whose message names the limit hit. They interrupt Python code; a hang inside one compiled call is cut by the runner's per-file
   wall-clock limit instead, and the test that was running is recorded as ``crashed``.
 - Deselection (``TNP_SUITE_DESELECT``: a file of node ids or node-id prefixes) and selection
   (``TNP_SUITE_SELECT``).
@@ -36,7 +40,8 @@ hypothesis.settings.register_profile(
 hypothesis.settings.load_profile("tnp-suite")
 
 _RECORD = os.environ.get("TNP_SUITE_RECORD")
-_TIMEOUT = int(os.environ.get("TNP_SUITE_TIMEOUT", "20"))
+_TIMEOUT = float(os.environ.get("TNP_SUITE_TIMEOUT", "20"))
+_WALL = float(os.environ.get("TNP_SUITE_WALL_TIMEOUT", 5 * _TIMEOUT))
 
 
 def _write(**rec):
@@ -116,17 +121,25 @@ class PerTestTimeout(BaseException):
     """BaseException: a test's own ``except Exception`` or ``pytest.raises`` cannot swallow it."""
 
 
-def _alarm(signum, frame):
-    raise PerTestTimeout(f"tnp-suite timeout: over {_TIMEOUT} s")
+def _cpu_over(signum, frame):
+    raise PerTestTimeout(f"tnp-suite timeout: over {_TIMEOUT:g} s of CPU time")
+
+
+def _wall_over(signum, frame):
+    raise PerTestTimeout(f"tnp-suite timeout: over {_WALL:g} s of wall-clock "
+                         f"time (backstop of the {_TIMEOUT:g} s CPU-time limit)")
 
 
 def _timed():
-    signal.signal(signal.SIGALRM, _alarm)
-    signal.alarm(_TIMEOUT)
+    signal.signal(signal.SIGPROF, _cpu_over)
+    signal.signal(signal.SIGALRM, _wall_over)
+    signal.setitimer(signal.ITIMER_PROF, _TIMEOUT)
+    signal.setitimer(signal.ITIMER_REAL, _WALL)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 @pytest.hookimpl(hookwrapper=True)

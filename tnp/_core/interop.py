@@ -2,7 +2,8 @@
 implementation on the device and return tnp arrays."""
 import numpy as np
 
-from . import fallback
+from . import fallback, write
+from .ndarray import ndarray
 from .np_doc import REGISTRY
 from .ufunc import for_numpy
 
@@ -14,8 +15,24 @@ def array_ufunc(np_ufunc, method, inputs, kwargs):
     tnp_ufunc = for_numpy(np_ufunc)
     if tnp_ufunc is None:  # a ufunc made by frompyfunc, or by another library: NumPy runs it
         name = getattr(np_ufunc, "__name__", "ufunc")
-        return fallback.numpy_fallback(getattr(np_ufunc, method), f"{name}.{method}")(
-            *inputs, **kwargs)
+        run = fallback.numpy_fallback(getattr(np_ufunc, method), f"{name}.{method}")
+        if method == "at" and isinstance(inputs[0], ndarray):  # NumPy writes a host copy
+            host = inputs[0].__array__()
+            run(host, *inputs[1:], **kwargs)
+            write.assign(inputs[0], host)
+            return None
+        outs = kwargs.get("out") or ()
+        if not any(isinstance(o, ndarray) for o in outs):
+            return run(*inputs, **kwargs)
+        # tnp arrays as out: NumPy writes host copies, which are then written into them
+        host = tuple(o.__array__() if isinstance(o, ndarray) else o for o in outs)
+        res = run(*inputs, **dict(kwargs, out=host))
+        for o, h in zip(outs, host):
+            if isinstance(o, ndarray):
+                write.assign(o, h)
+        if not isinstance(res, tuple):
+            return outs[0] if outs[0] is not None else res
+        return tuple(r if o is None else o for o, r in zip(outs, res))
     out = kwargs.get("out")
     if out is not None and any(isinstance(o, np.ndarray) for o in out):
         # A NumPy array as out: compute on the device, then write the host array.

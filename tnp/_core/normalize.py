@@ -75,22 +75,31 @@ def _convert_dtype(x):
     return None if x is None else dtypes.canonical(x)
 
 
+def out_tuple(out, nout):
+    """``out=`` as a tuple of ``nout`` entries, with NumPy's errors for its form (not its
+    entries: ``out_arrays`` checks those)."""
+    if not isinstance(out, tuple):
+        if nout > 1:
+            raise TypeError("'out' must be a tuple of arrays")
+        out = (out,)
+    if len(out) != nout:
+        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+    return out
+
+
 def out_arrays(out, nout=1, message="return arrays must be of ArrayType"):
     """The one check of ``out=``, with NumPy's rules and errors: None, or a tuple of ``nout``
     entries, each a tnp ndarray or None. ``message`` is the TypeError NumPy's function gives
     for an ``out`` that is no array (its wording differs between NumPy's families). A
     ``numpy.ndarray`` cannot be written by the device: TypeError, saying so."""
-    if out is None:
+    if out is None or out is Ellipsis:  # ``out=...``: an array result (tnp's always is)
         return None
-    if not isinstance(out, tuple):
-        if nout > 1:
-            raise TypeError("'out' must be a tuple of arrays")
-        out = (out,)
+    out = out_tuple(out, nout)
     if all(o is None for o in out):
         return None
-    if len(out) != nout:
-        raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
     for o in out:
+        if o is Ellipsis:
+            raise TypeError("must use `...` as `out=...` and not per-operand/in a tuple")
         if isinstance(o, np.ndarray):
             raise TypeError("out must be a tnp.ndarray (a numpy.ndarray cannot be written in "
                             "place on the device: pass a tnp array and copy it back)")

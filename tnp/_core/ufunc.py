@@ -11,6 +11,7 @@ trace: integer ``power`` with a negative exponent (ValueError), and the floating
 checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._routines.errstate``).
 """
 import functools
+import inspect
 import re
 
 from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
@@ -20,7 +21,8 @@ from . import caches, dtypes, host, lazy, placement, probe, tracing, write
 from .fperr import INT_FOLDS, errcheck as _errcheck, flags as _fp_flags, int_fold_flags
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
-from .normalize import normalize_axes, out_arrays, single_out, to_jax, where_mask
+from .normalize import (normalize_axes, out_arrays, out_tuple, single_out, to_jax,
+                        where_mask)
 
 _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
                           "greater_equal"})
@@ -63,8 +65,13 @@ def for_numpy(np_ufunc):
 
 def _host_tier(method):
     """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.host``)."""
+    names = list(inspect.signature(method).parameters)
+    at = names.index("out") - 1 if "out" in names else None  # (``self`` not in ``args``)
+
     @functools.wraps(method)
     def call(self, *args, **kwargs):
+        if at is not None and len(args) > at and args[at] is Ellipsis:
+            raise TypeError("out=... is only allowed as a keyword argument.")
         numpy_method = getattr(self._np, method.__name__)
         if placement.routing:
             r = host.call(numpy_method, args, kwargs)
@@ -154,6 +161,9 @@ class ufunc:
         if placement.routing:  # the host tier, for inputs on the host
             r = host.operands(self._np, args) if not kwargs else None
             if r is None:
+                r = self._override_call(args, kwargs)
+                if r is not _NO_OVERRIDE:
+                    return r
                 hargs, hkwargs = args, kwargs
                 if self.nin < len(args) <= self.nargs and "out" not in kwargs:  # positional out
                     hargs = args[:self.nin]
@@ -185,6 +195,11 @@ class ufunc:
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
 
+    def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
+        """NumPy's loop dtypes for ``dtypes`` (tnp's loops are NumPy's)."""
+        kw = {k: v for k, v in (("signature", signature), ("casting", casting)) if v is not None}
+        return self._np.resolve_dtypes(dtypes, reduction=reduction, **kw)
+
     def _default_loop(self, keys, out_dts):
         """Whether ``out_dts`` are the loop's own output dtypes (an ``out=`` of another dtype
         makes another kernel, which the fast table, keyed by the inputs, must not hold)."""
@@ -211,8 +226,38 @@ class ufunc:
         lazy.bound(root)
         return True
 
-    def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
-              subok=True, signature=None, sig=_NO_VALUE):
+    def _override_call(self, args, kwargs):
+        """NEP 13 for a call: the result of an operand's own ``__array_ufunc__``, given the
+        inputs and the keywords as NumPy passes them (``out`` a tuple, positional outputs
+        included, left out when all None), or ``_NO_OVERRIDE``."""
+        ins, outs = args[:self.nin], args[self.nin:]
+        out = kwargs.get("out")
+        if not _overriding(ins + outs + (out if type(out) is tuple else (out,))
+                           + (kwargs.get("where"),)):
+            return _NO_OVERRIDE
+        if len(args) > self.nargs or len(ins) < self.nin:
+            self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
+        if outs and "out" in kwargs:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+        if "out" in kwargs:
+            outs = out_tuple(out, self.nout)
+        kw = {k: v for k, v in kwargs.items() if k != "out"}
+        if any(o is not None for o in outs):
+            kw["out"] = tuple(outs) + (None,) * (self.nout - len(outs))
+        return _dispatch(self, "__call__", ins, kw)
+
+    def _call(self, *args, out=_NO_VALUE, where=True, casting="same_kind", order="K",
+              dtype=None, subok=True, signature=None, sig=_NO_VALUE):
+        given = {"where": where} if where is not True else {}
+        if out is not _NO_VALUE:
+            given["out"] = out
+        r = self._override_call(args, given)
+        if r is not _NO_OVERRIDE:
+            return r
+        if out is _NO_VALUE:
+            out = None
+        elif out is None and self.nout > 1:
+            raise TypeError("'out' must be a tuple of arrays")
         if sig is not _NO_VALUE:  # NumPy's older name of ``signature``
             if signature is not None:
                 raise TypeError("cannot specify both 'sig' and 'signature'")
@@ -224,10 +269,13 @@ class ufunc:
                 if out is not None:
                     raise TypeError("cannot specify 'out' as both a positional and keyword "
                                     "argument")
+                if any(a is Ellipsis for a in args[self.nin:]):
+                    raise TypeError("out=... is only allowed as a keyword argument.")
                 out = tuple(args[self.nin:]) + (None,) * (self.nargs - len(args))
                 args = args[:self.nin]
             else:
                 self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
+        wrap = _array_wrap(args)
         big = [a for a in args if type(a) is int and not -2**63 <= a < 2**63]
         if big and (any(not 0 <= a < 2**64 for a in big) or all(
                 type(a) in dtypes.PY_SCALARS for a in args)):
@@ -260,7 +308,8 @@ class ufunc:
             if recording:  # pending operands: the call is recorded, or they are computed
                 node = lazy.record(kernel, ops, self._core is not None) if check is None else None
                 if node is not None:
-                    return lazy.adopt(ndarray._wrap(node))
+                    r = lazy.adopt(ndarray._wrap(node))
+                    return r if wrap is None else wrap(r, (self, args, 0), r.ndim == 0)
                 ops = [lazy.value(o) for o in ops]
             try:
                 results, flags = kernel(*ops)
@@ -277,6 +326,10 @@ class ufunc:
         if outs is None:
             if pending is not None:
                 _errcheck.report(self.__name__, *pending)
+            if wrap is not None:
+                res = [wrap(ndarray._wrap(r), (self, args, i), r.ndim == 0)
+                       for i, r in enumerate(results)]
+                return res[0] if self.nout == 1 else tuple(res)
             if self.nout == 1:
                 return ndarray._wrap(results[0])
             return tuple(ndarray._wrap(r) for r in results)
@@ -343,7 +396,9 @@ class ufunc:
         kw = {"axis": axis, "dtype": dtype, "keepdims": keepdims}
         if initial is not _NO_VALUE:
             kw["initial"] = _scalar(initial)
-        return self.reduce_resolved(self._np.reduce, x, axis, out, keepdims, initial, where, kw)
+        r = self.reduce_resolved(self._np.reduce, x, axis, out, keepdims, initial, where, kw)
+        wrap = None if out is not None else _array_wrap((array,))
+        return r if wrap is None else wrap(r, None, r.ndim == 0)
 
     def reduce_resolved(self, numpy_fn, x, axis, out, keepdims, initial, where, kw):
         """The one reduction engine (``ufunc.reduce``, ``sum``, ``prod``, ``min``, ``max`` and
@@ -372,6 +427,11 @@ class ufunc:
                      if keepdims or i not in axes)
         wh = None if where is True else where_mask(where)
         res_dt = _method_dtype(numpy_fn, x, kw, wh, out, want, res)
+        if out is not None and kw.get("dtype") is None:
+            # the loop NumPy reduces with into ``out`` (logical_and's is bool's for an int
+            # ``out``): the result is cast to ``out``'s dtype as it is written
+            res_dt = dtypes.canonical(self._np.resolve_dtypes(
+                (res_dt, x.dtype, None), reduction=True, casting="unsafe")[2])  # (probed above)
         if self.__name__ == "power" and res_dt.kind in "iu" and len(axes) == 1:
             _check_int_power(jnp.moveaxis(lazy.value(x), axes[0], 0)[1:], res_dt)
         init_h = _scalar(initial)
@@ -474,6 +534,9 @@ class ufunc:
         ``write.assign``."""
         if not isinstance(a, ndarray):
             raise TypeError("tnp ufunc.at needs a tnp.ndarray as its first argument")
+        if self._core is not None:
+            raise TypeError(f"{self.__name__}.at does not support ufunc with non-trivial "
+                            f"signature: {self.__name__} has signature {self.signature}.")
         if (b is None) != (self.nin == 1):
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
@@ -522,7 +585,16 @@ def reduce_body(uf, static, x, where):
             kw["where"] = where
         if name in ("add", "multiply"):
             kw["dtype"] = np.dtype(np.float32) if half else dt
-        r = fn(x, axis=axes, **kw)
+        if name == "add" and has_initial and dt.kind in "fc":
+            # XLA's sum starts at +0.0, which turns a sum of -0.0s into +0.0; -0.0 is the
+            # identity that keeps every sign (XLA's reduce needs an identity to start from)
+            acc = kw["dtype"]
+            neg_zero = -jnp.zeros((), acc)
+            xv = x.astype(acc) if where is None else jnp.where(where, x.astype(acc), neg_zero)
+            r = lax.reduce(xv, neg_zero, lax.add, axes) + numpy_cast(
+                jnp.asarray(initial), dt).astype(acc)
+        else:
+            r = fn(x, axis=axes, **kw)
     elif axes and name in _TREE_REDUCE and (ident is not None or dt.kind in "fc"):
         init = numpy_cast(jnp.asarray(np.nan if ident is None else ident), dt)
         xv = x if where is None else jnp.where(where, x, init)
@@ -654,6 +726,72 @@ _METHODS = {"reduce": reduce_body, "accumulate": _accumulate_body, "fold": _fold
 
 
 # ---- argument helpers -------------------------------------------------------------------
+_NO_OVERRIDE = object()
+_SCALAR_PRIORITY = -1000000.0  # NumPy's NPY_SCALAR_PRIORITY
+
+
+def _default_ufunc_method(f):
+    return f is ndarray.__array_ufunc__ or f is np.ndarray.__array_ufunc__
+
+
+def _overriding(objs):
+    """NEP 13: the objects among ``objs`` whose type has an ``__array_ufunc__`` of its own (not
+    a tnp or NumPy ndarray's), one per type, subclasses before their superclasses, otherwise in
+    order; NumPy's TypeError for a type that opts out (``__array_ufunc__ = None``)."""
+    found = []
+    for o in objs:
+        t = type(o)
+        if t is ndarray or t in dtypes.PY_SCALARS or o is None or any(
+                type(f) is t for f in found):
+            continue
+        f = getattr(t, "__array_ufunc__", _NO_OVERRIDE)
+        if f is _NO_OVERRIDE or _default_ufunc_method(f):
+            continue
+        if f is None:
+            raise TypeError(f"operand '{t.__name__}' does not support ufuncs "
+                            f"(__array_ufunc__=None)")
+        at = next((i for i, g in enumerate(found) if issubclass(t, type(g))), len(found))
+        found.insert(at, o)
+    return found
+
+
+def _dispatch(uf, method, inputs, kwargs):
+    """NEP 13: the first result other than NotImplemented of the overriding operands'
+    ``__array_ufunc__`` (``_overriding``'s order), or NumPy's TypeError."""
+    outs = kwargs.get("out", ())
+    for o in _overriding(inputs + outs + (kwargs.get("where"),)):
+        r = type(o).__array_ufunc__(o, uf, method, *inputs, **kwargs)
+        if r is not NotImplemented:
+            return r
+    shown = ", ".join([repr(a) for a in inputs] + [f"{k}={v!r}" for k, v in kwargs.items()])
+    names = ", ".join(f"'{type(a).__name__}'" for a in inputs + outs if a is not None)
+    raise TypeError(f"operand type(s) all returned NotImplemented from __array_ufunc__({uf!r}, "
+                    f"{method!r}, {shown}): {names}")
+
+
+def _array_wrap(inputs):
+    """NumPy's choice of the ``__array_wrap__`` a result goes through: that of the input of
+    the highest ``__array_priority__`` (the first of equals; one of priority 0 before an
+    array's) among inputs other than arrays and scalars; None for the result as it is."""
+    wrap, priority = _NO_OVERRIDE, None
+    for a in inputs:
+        t = type(a)
+        if t is ndarray or isinstance(a, (ndarray, np.ndarray)):
+            if priority is None or priority < 0.0:
+                wrap, priority = None, 0.0
+        elif t in dtypes.PY_SCALARS or isinstance(a, np.generic):
+            if priority is None or priority < _SCALAR_PRIORITY:
+                wrap, priority = None, _SCALAR_PRIORITY
+        else:
+            w = getattr(a, "__array_wrap__", None)
+            if w is None:
+                continue
+            p = float(getattr(a, "__array_priority__", 0.0))
+            if priority is None or priority < p or (p == 0.0 and wrap is None):
+                wrap, priority = w, p
+    return None if wrap is _NO_OVERRIDE else wrap
+
+
 def _operands(args, pending=False):
     """The call's operands as values and their dtype keys; ``pending``: a tnp array's value may
     be a pending node (``lazy.operand``)."""
@@ -785,7 +923,7 @@ def _fast_key(a):
 
 
 def _hashable_signature(signature):
-    if signature is None or isinstance(signature, str):
+    if signature is None or isinstance(signature, (str, bytes)):  # (NumPy parses bytes too)
         return signature
     if not isinstance(signature, tuple):
         raise TypeError("the signature object to ufunc must be a string or a tuple.")

@@ -22,7 +22,9 @@ __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarra
 
 
 def _shape_tuple(shape):
-    if isinstance(shape, (list, tuple)):
+    """``shape`` as NumPy reads one: an integer, or a sequence of integers (a list, a tuple,
+    a 1-d integer array)."""
+    if isinstance(shape, (list, tuple)) or isinstance(shape, ndarray) and shape.ndim:
         return tuple(operator.index(s) for s in shape)
     return (operator.index(shape),)
 
@@ -34,7 +36,7 @@ def _check_shape(shape, dtype):
     try:
         shape = _shape_tuple(shape)
     except TypeError:
-        np.empty(shape, np.int8)  # NumPy's own TypeError ("expected a sequence of integers...")
+        np.empty(to_numpy_tree(shape), np.int8)  # NumPy's own TypeError
         raise
     probe.placeholder(probe.Spec(shape, dtype))
     return shape

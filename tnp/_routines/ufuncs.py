@@ -123,6 +123,14 @@ def _cle(xr, xi, yr, yi):
     return ((xr < yr) & ~jnp.isnan(xi) & ~jnp.isnan(yi)) | ((xr == yr) & (xi <= yi))
 
 
+def _cgt(xr, xi, yr, yi):
+    return ((xr > yr) & ~jnp.isnan(xi) & ~jnp.isnan(yi)) | ((xr == yr) & (xi > yi))
+
+
+def _clt(xr, xi, yr, yi):
+    return ((xr < yr) & ~jnp.isnan(xi) & ~jnp.isnan(yi)) | ((xr == yr) & (xi < yi))
+
+
 def _extremum(real_fn, pick_first, propagate):
     """maximum/minimum (``propagate``: a NaN operand wins) and fmax/fmin (a NaN loses);
     complex operands in NumPy's lexicographic order."""
@@ -215,11 +223,14 @@ def _reciprocal(x):
 
 
 
-def _int_comparison(op, below, above):
+def _int_comparison(op, below, above, complex_op=None):
     """NumPy's comparison loops of a signed with an unsigned integer ('qQ->?', 'Qq->?'): exact,
     where JAX promotes the pair to float64 and rounds (``2**60 < 2**60 + 1`` was False).
-    ``below``/``above``: ``op(negative, unsigned)`` and ``op(unsigned, negative)``."""
+    ``below``/``above``: ``op(negative, unsigned)`` and ``op(unsigned, negative)``.
+    ``complex_op``: NumPy's order of complex operands (a NaN part makes them unordered)."""
     def compare(x, y):
+        if complex_op is not None and x.dtype.kind == "c":
+            return complex_op(jnp.real(x), jnp.imag(x), jnp.real(y), jnp.imag(y))
         if {x.dtype.kind, y.dtype.kind} != {"i", "u"}:
             return op(x, y)
         if x.dtype.kind == "i":
@@ -231,10 +242,10 @@ def _int_comparison(op, below, above):
 _COMPARISONS = {
     "equal": _int_comparison(_jnp("equal"), False, False),
     "not_equal": _int_comparison(_jnp("not_equal"), True, True),
-    "less": _int_comparison(_jnp("less"), True, False),
-    "less_equal": _int_comparison(_jnp("less_equal"), True, False),
-    "greater": _int_comparison(_jnp("greater"), False, True),
-    "greater_equal": _int_comparison(_jnp("greater_equal"), False, True),
+    "less": _int_comparison(_jnp("less"), True, False, _clt),
+    "less_equal": _int_comparison(_jnp("less_equal"), True, False, _cle),
+    "greater": _int_comparison(_jnp("greater"), False, True, _cgt),
+    "greater_equal": _int_comparison(_jnp("greater_equal"), False, True, _cge),
 }
 
 _IMPLS = {
