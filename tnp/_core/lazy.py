@@ -25,12 +25,18 @@ stored in its node and in the root holding it. An array leaf that only the graph
 root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated to
 an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
 cached by structure (functions, wiring, leaf kinds, outputs, donations); JAX specialises each by
-the leaves' shapes and dtypes. A graph is bounded: a node is forced when recorded once its
-graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64) or ``BYTES`` bytes
-(``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the concrete arrays they read,
-an upper bound of what the graph keeps alive and its flush may allocate). Each flush is counted
-with its reason (``REASONS``; by program line under ``python -m tnp run --report``:
-``syncs.note_flush``).
+the leaves' shapes and dtypes. A graph with several outputs is computed as one computation
+unless XLA's compiled cost analysis shows it recomputing (``_compiled``: XLA's CPU compiler has
+no multi-output fusion, and an expensive value shared by outputs makes it recompute the chain
+before it once per fusion reading it) and computing each output from its own copy of the leaves
+costs fewer operations. A graph is bounded: once it holds ``LIMIT`` operations
+(``TNP_LAZY_LIMIT``, default 64) it is forced by the first recording of another program
+statement (``bound``: the statement reaching the limit has finished, its temporaries are dead
+and not outputs), or at once when it holds ``2 * LIMIT`` operations (one statement, or a loop on
+one line) or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the
+concrete arrays they read, an upper bound of what the graph keeps alive and its flush may
+allocate). Each flush is counted with its reason (``REASONS``; by program line under
+``python -m tnp run --report``: ``syncs.note_flush``).
 
 Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
 node is pending or computed throughout a recording; a writer forces a root's node under the
@@ -50,8 +56,9 @@ from .jaxload import jax, jcore as _jcore, ArrayImpl
 on = os.environ.get("TNP_LAZY", "1") != "0"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
+SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
 _LOCK = threading.RLock()
-_GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed functions
+_GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
@@ -59,8 +66,14 @@ STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
 REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
            "write": "a write to a pending array (or through its view)",
            "jit": "a tnp_ext.jit call given pending arguments",
-           "limit": "the pending graph reached TNP_LAZY_LIMIT operations",
+           "limit": "the pending graph reached TNP_LAZY_LIMIT operations (flushed at the next "
+                    "statement's first operation)",
+           "cap": "the pending graph reached 2 x TNP_LAZY_LIMIT operations within one statement",
            "bytes": "the pending graph reached TNP_LAZY_BYTES bytes"}
+# the directories of tnp's own frames, skipped when finding the program's statement
+_OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                  + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
+_OWN = {}  # code file name -> whether it is tnp's
 
 
 def enable(flag=True):
@@ -105,11 +118,12 @@ class _Graph:
     ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
     operands (``direct``: a computed node's value is held by the node too, never donated).
     ``bytes``: the results of its nodes and the concrete arrays they read (see ``BYTES``)."""
-    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes")
+    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
+                 "due")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
-        self.sizes, self.direct, self.pos, self.bytes = [], [], {}, 0
+        self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
 
     def leaf(self, a, key, kind, direct):
         """The position of the leaf ``a`` (``key``: its identity or plain value)."""
@@ -138,6 +152,8 @@ class _Graph:
                 n.index += off
         self.nodes += h.nodes
         self.bytes += h.bytes
+        if self.due is None:
+            self.due = h.due
 
 
 def recording():
@@ -217,7 +233,7 @@ def value(x):
         return x
     with _LOCK:
         if x.value is None:
-            _flush(x, "read")
+            _flush(x.graph, "read")
         return x.value
 
 
@@ -229,15 +245,46 @@ def adopt(root):
 
 
 def bound(root):
-    """Force ``root``'s pending node when its graph reached ``LIMIT`` operations or ``BYTES``
-    bytes. Returns the root."""
+    """Bound ``root``'s pending graph: forced at once when it reached ``BYTES`` bytes or
+    ``2 * LIMIT`` operations; when it reached ``LIMIT`` operations, the program's statement
+    recording it is remembered (``due``) and the graph is forced by the first recording made by
+    another statement (``_new``, ``_moved``), so the temporaries of the statement that reached
+    the limit are dead and not outputs of the flush. Returns the root."""
     g = root._buf.graph
     if g is not None:
-        if len(g.nodes) >= LIMIT:
-            force(root, "limit")
-        elif g.bytes >= BYTES:
+        n = len(g.nodes)
+        if g.bytes >= BYTES:
             force(root, "bytes")
+        elif n >= LIMIT:
+            if n >= 2 * LIMIT:
+                force(root, "cap")
+            elif g.due is None:
+                g.due = _statement()
     return root
+
+
+def _statement():
+    """The program's statement now recording: (frame identity, line, last instruction) of the
+    innermost frame outside tnp."""
+    f = sys._getframe(1)
+    while True:
+        own = _OWN.get(f.f_code.co_filename)
+        if own is None:
+            own = _OWN[f.f_code.co_filename] = f.f_code.co_filename.startswith(_OWN_DIRS)
+        if not own or f.f_back is None:
+            return id(f), f.f_lineno, f.f_lasti
+        f = f.f_back
+
+
+def _moved(g):
+    """Whether the program left the statement that made ``g`` due: another frame or line, or
+    the same call again (a loop on one line; also a tnp call recording several operations,
+    which then flushes there). Else ``g.due`` follows the statement's progress."""
+    frame, line, last = _statement()
+    if frame != g.due[0] or line != g.due[1] or last <= g.due[2]:
+        return True
+    g.due = frame, line, last
+    return False
 
 
 def _new(fn, args, shape, dtype):
@@ -260,6 +307,9 @@ def _new(fn, args, shape, dtype):
                     if len(h.nodes) > len(g.nodes):
                         g, h = h, g
                     g.absorb(h)
+        if g is not None and g.due is not None and _moved(g):
+            _flush(g, "limit")  # (its nodes among ``args`` are held: outputs, now leaves)
+            g = None
         if g is None:
             g = _Graph()
         codes = []
@@ -327,7 +377,7 @@ def force(root, reason="read"):
         b = root._buf
         if type(b) is Node:
             if b.value is None:
-                _flush(b, reason)
+                _flush(b.graph, reason)
             root._buf = b = b.value
         return b
 
@@ -347,24 +397,19 @@ def settle(roots):
             force(r, "jit")
 
 
-def _flush(node, reason):
-    """Compute the graph of ``node`` (under ``_LOCK``): its outputs are the nodes still held by
-    anything but the graph's own operands (a root, a caller: ``node`` itself among them)."""
-    g = node.graph
+def _flush(g, reason):
+    """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are the nodes still held by
+    anything but the graph's own operands (a root, a caller: the node read among them)."""
     outs, uses = _outputs(g)
     donate = _donations(g, outs, uses)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
-    fn = _GRAPHS.get(key)
-    if fn is None:
-        fn = _GRAPHS[key] = jax.jit(_composed(key), donate_argnums=donate)
-        STATS["graphs"] += 1
     STATS["flushes"] += 1
     syncs.note_flush(reason)
     if type(tracing.current_trace()) is _jcore.EvalTrace:
-        results = fn(*g.leaves)
+        results = _run(key, g.leaves)
     else:
         with tracing.outside_trace():  # concrete, even when first needed under a trace
-            results = fn(*g.leaves)
+            results = _run(key, g.leaves)
     nodes = g.nodes
     for i, v in zip(outs, results):
         n = nodes[i]()
@@ -374,6 +419,48 @@ def _flush(node, reason):
         if r is not None and r._buf is n:
             r._buf = v
     # the other nodes of the graph are now held by nothing (the outputs dropped their operands)
+
+
+def _run(key, leaves):
+    """The outputs of the graph of ``key`` computed from its ``leaves`` (compiled on first use:
+    ``_compiled``)."""
+    fn = _GRAPHS.get(key)
+    if fn is None:
+        fn = _GRAPHS[key] = _compiled(key, leaves)
+        STATS["graphs"] += 1
+    return fn(*leaves * fn.copies)
+
+
+def _compiled(key, leaves):
+    """The ``jax.jit`` computing a graph's outputs, its ``copies``: how many times it takes the
+    leaves. One computation of the composed functions (``copies`` 1), unless XLA's CPU compiler
+    (it has no multi-output fusion) makes it compute more than ``SPLIT`` times the operations
+    the graph holds (its cost analysis: an expensive value that several outputs share, like a
+    square root, is stored, and each fusion reading it recomputes the cheap chain before it,
+    quadratic along a loop) and computing each output from its own copy of the leaves (no
+    value shared across outputs: one fusion per output, which duplicates their common part)
+    costs fewer operations."""
+    outs, donate = key[2], key[3]
+    fn = jax.jit(_composed(key), donate_argnums=donate)
+    fn.copies = 1
+    if len(outs) > 1:
+        lowered = fn.lower(*leaves)
+        joint, own = _flops(lowered.compile()), _flops(lowered)
+        if own and joint > SPLIT * own:
+            split = jax.jit(_composed(key, split=True))
+            if _flops(split.lower(*leaves * len(outs)).compile()) < joint:
+                split.copies = len(outs)
+                return split
+    return fn
+
+
+def _flops(stage):
+    """The floating-point operations of a lowered or compiled computation (XLA's cost
+    analysis), or 0 when the backend gives none."""
+    cost = stage.cost_analysis()
+    if isinstance(cost, (list, tuple)):
+        cost = cost[0] if cost else None
+    return float(cost.get("flops", 0)) if cost else 0.0
 
 
 def _outputs(g):
@@ -462,16 +549,27 @@ def _donations(g, outs, uses):
     return tuple(donate)
 
 
-def _composed(key):
-    """The function of a graph: leaves in, the output nodes' values out."""
-    wiring, _, outs, _ = key
+def _composed(key, split=False):
+    """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
+    once per output, each output computed from its own copy."""
+    wiring, kinds, outs, _ = key
 
     def run(*leaves):
         vals = []
         for fn, w in wiring:
             vals.append(fn(*(vals[-1 - i] if i < 0 else leaves[i] for i in w)))
         return tuple(vals[i] for i in outs)
-    return run
+
+    def run_split(*copies):
+        n = len(kinds)
+        results = []
+        for k, o in enumerate(outs):
+            leaves, vals = copies[k * n:(k + 1) * n], []
+            for fn, w in wiring[:o + 1]:
+                vals.append(fn(*(vals[-1 - i] if i < 0 else leaves[i] for i in w)))
+            results.append(vals[o])
+        return tuple(results)
+    return run_split if split else run
 
 
 _calibrate()
