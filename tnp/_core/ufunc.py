@@ -307,15 +307,17 @@ class ufunc:
 
     def _python_scalars(self, ops, keys, in_dts):
         """Convert weak Python scalars to their loop dtype (NEP 50: OverflowError when an int
-        does not fit). A comparison with an int outside the dtype's range is constant, as in
-        NumPy 2: the constant is returned (None otherwise)."""
+        does not fit). A comparison of an integer array with an int outside its dtype's range
+        is constant, as in NumPy 2: the constant is returned (None otherwise; a bool array's
+        loop is the default int's, which raises)."""
         for i, k in enumerate(keys):
             if k is int:
                 dt = in_dts[i]
                 if dt.kind in "iu":
                     info = np.iinfo(dt)
                     v = ops[i]
-                    if self.__name__ in _COMPARISONS and not info.min <= v <= info.max:
+                    if (self.__name__ in _COMPARISONS and not info.min <= v <= info.max
+                            and getattr(keys[1 - i], "kind", None) in ("i", "u")):
                         above = (v > info.max) != (i == 0)
                         return (self.__name__ == "not_equal" or
                                 (above and self.__name__ in ("less", "less_equal")) or
