@@ -11,7 +11,7 @@ from jax._src.array import ArrayImpl
 
 import tnp as np
 import tnp_ext
-from tnp._core import caches, lazy, placement, syncs
+from tnp._core import caches, lazy, placement, syncs, ufunc
 
 EPS = numpy.finfo(numpy.float64).eps
 
@@ -303,6 +303,26 @@ def test_outputs_computed_apart_when_xla_would_recompute(monkeypatch, program, c
     for g, ref in zip(got, program(numpy, *args)):
         _same(g, ref, rtol=rtol)  # contraction to FMA: see test_fma_contraction
     assert [p.copies for p in plans] == [copies]
+
+
+@pytest.mark.parametrize("v, w", [(512, 700), (-129, -200), (2**40, 2**40 + 3), (3, 100)],
+                         ids=str)
+def test_python_ints_take_the_ufunc_fast_path(monkeypatch, v, w):
+    """A Python int operand is keyed by what decides NumPy's loop and errors for it (its sign
+    and bit length, ``ufunc._fast_key``): a call with another int of the same key is recorded
+    by the fast path, without the slow path's dtype resolution."""
+    h = _data()
+    a = np.asarray(h)
+    _same(a / v, h / v, rtol=EPS)  # (XLA's CPU compiler divides by a scalar as by 1 / it)
+    _same(v - a, v - h)
+    slow = []
+    real = ufunc.ufunc._call
+    monkeypatch.setattr(ufunc.ufunc, "_call", lambda *args, **kw: slow.append(1) or real(
+        *args, **kw))
+    r, s = a / w, w - a
+    assert _pending(r) and _pending(s) and not slow
+    _same(r, h / w, rtol=EPS)
+    _same(s, w - h)
 
 
 def test_shape_errors_at_the_call():
