@@ -133,7 +133,8 @@ class _Graph:
             self.leaves.append(a)
             self.kinds.append(kind)
             self.keys.append(key)
-            self.sizes.append(a.nbytes if kind is None or kind is np.ndarray else 0)
+            self.sizes.append(math.prod(a.shape) * a.dtype.itemsize if kind is None  # (faster
+                              else a.nbytes if kind is np.ndarray else 0)  # than JAX's nbytes)
             self.direct.append(direct)
         elif not direct:
             self.direct[i] = False
