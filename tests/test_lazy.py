@@ -465,6 +465,23 @@ def test_views_of_pending_values_are_pending():
     _same(r, f(numpy, h))
 
 
+def test_view_operands_are_read_by_the_recording_node():
+    """A ufunc's view operand is read by the ufunc's own node (``lazy.read``: no node of its
+    own), from a concrete or a pending root, in a graph joined into another one too."""
+    h, g = _data(24).reshape(4, 6), _data(24, 1).reshape(4, 6)
+    a, b = np.asarray(h), np.asarray(g)
+
+    def f(m, x, y):
+        p = x[1:, ::2] * 2.0  # a concrete root's view
+        q = (y[:-1, 1::2] + 1.0) * 0.5 - 0.25  # (halving is exact: FMA contraction alike)
+        return p + q[:, ::-1] - q  # the smaller graph joined into the other, a pending view
+    _warm(f, np, a, b)
+    recorded = lazy.STATS["recorded"]
+    r = f(np, a, b)
+    assert _pending(r) and r._buf.ops == 6 and lazy.STATS["recorded"] - recorded == 6
+    _same(r, f(numpy, h, g))
+
+
 def test_pending_reads_keep_values_across_writes():
     """A pending node that read a root, or a view of it, keeps the value it read when the root
     is written afterwards (in place, through a view, or lazily)."""

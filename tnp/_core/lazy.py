@@ -9,7 +9,8 @@ call. Recorded: ufunc calls without ``out=``/``where=`` (``record``; ``matmul``'
 JAX's, ``_abstract``), ``a op= b`` on a whole array or a view (``write.rebind_pending``), plain
 reductions (``ufunc.reduce_resolved``), ``astype``, and every ``@normalize`` kernel returning
 one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operand is read
-through its lenses by a node (``operand``), so views of pending values stay pending.
+through its lenses by a node (``operand``), so views of pending values stay pending; a ufunc's
+node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own).
 
 A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
 operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
@@ -109,6 +110,13 @@ class Node:
         return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
 
+class _Read:
+    """A view of a device or pending root read by the node recording it (``read``): its lens
+    kernel's function, the root's buffer, the view's offsets, shape and dtype. The reading node
+    applies the lenses itself (its operand's code is ``(fn, base's code, offsets' code)``)."""
+    __slots__ = ("fn", "base", "dyns", "shape", "dtype")
+
+
 class _Graph:
     """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
     first; weakly: a node no root or operand holds is dropped, XLA drops its computation), per
@@ -144,8 +152,9 @@ class _Graph:
         """Append the graph ``h`` (no node of one reads the other's) to this one."""
         off = len(self.nodes)
         where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
-        self.wiring += [(fn, tuple(c - off if c < 0 else where[c] for c in codes))
-                        for fn, codes in h.wiring]
+        self.wiring += [(fn, tuple(
+            (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) if type(c) is tuple
+            else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
         for r in h.nodes:
             n = r()
             if n is not None:
@@ -170,7 +179,8 @@ def record(kernel, values, core=False):
     shapes = []
     for v in values:
         t = type(v)
-        if t is Node or t is ArrayImpl or t is np.ndarray or isinstance(v, np.generic):
+        if (t is Node or t is ArrayImpl or t is _Read or t is np.ndarray
+                or isinstance(v, np.generic)):
             shapes.append(v.shape)
         elif t not in _SCALARS:
             return None
@@ -195,8 +205,8 @@ def record(kernel, values, core=False):
     dt = own[1]
     if dt is None:
         dt = own[1] = np.dtype(jax.eval_shape(fn, *(
-            jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node else v
-            for v in values)).dtype)
+            jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node or type(v) is _Read
+            else v for v in values)).dtype)
     return _new(fn, values, shape, dt)
 
 
@@ -226,6 +236,23 @@ def operand(a):
         return a._value  # a host-tier root, or one being written (wait for it)
     chain, dyns = a._chain()
     return call(lenses.get_kernel(chain), (b, dyns), a._shape, a._dtype)
+
+
+def read(a):
+    """``operand`` for ``record`` (a ufunc's recording), whose node reads a view itself: a
+    ``_Read`` of a view of a device or pending root, no node of its own."""
+    root = a._base
+    if root is None:
+        b = a._buf
+        return b if type(b) is Node else a._value
+    b = root._buf
+    if type(b) is not Node and type(b) is not ArrayImpl:
+        return a._value  # a host-tier root, or one being written (wait for it)
+    r = _Read()
+    chain, r.dyns = a._chain()
+    r.fn = lenses.get_kernel(chain).__wrapped__
+    r.base, r.shape, r.dtype = b, a._shape, a._dtype
+    return r
 
 
 def value(x):
@@ -300,6 +327,8 @@ def _new(fn, args, shape, dtype):
     with _LOCK:  # (a flush holds it: an operand is pending or computed throughout)
         g = None
         for v in args:
+            if type(v) is _Read:
+                v = v.base
             if type(v) is Node and v.value is None:
                 h = v.graph
                 if g is None:
@@ -318,6 +347,19 @@ def _new(fn, args, shape, dtype):
         pos = g.pos
         for v in args:
             t = type(v)
+            if t is _Read:  # the base's code (its size counted), the offsets' leaf
+                b = v.base
+                if type(b) is Node and b.value is None:
+                    i = -1 - b.index
+                else:  # (as the operands below: a node's value is held by the node too)
+                    i = (g.leaf(b.value, id(b.value), None, False) if type(b) is Node else
+                         g.leaf(b, id(b), None, True) if pos.get(id(b)) is None else pos[id(b)])
+                    nbytes += g.sizes[i]
+                key = _plain_key(v.dyns)
+                d = pos.get(key)
+                codes.append((v.fn, i, g.leaf(v.dyns, key, type(v.dyns), False) if d is None
+                              else d))
+                continue
             if t is Node:
                 if v.value is None:
                     codes.append(-1 - v.index)
@@ -353,8 +395,9 @@ def _abstract(kernel, fn, args):
     key = [kernel]
     for v in args:
         t = type(v)
-        if t is Node or t is ArrayImpl or t is np.ndarray or isinstance(v, np.generic):
-            key.append((t, v.shape, v.dtype))
+        if (t is Node or t is ArrayImpl or t is _Read or t is np.ndarray
+                or isinstance(v, np.generic)):
+            key.append((Node if t is _Read else t, v.shape, v.dtype))
         elif t in _SCALARS or v is None:
             key.append(t)
         else:
@@ -362,8 +405,8 @@ def _abstract(kernel, fn, args):
     key = tuple(key)
     r = _AVALS.get(key, False)
     if r is False:
-        out = jax.eval_shape(fn, *(jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node
-                                   else v for v in args))
+        out = jax.eval_shape(fn, *(jax.ShapeDtypeStruct(v.shape, v.dtype)
+                                   if type(v) is Node or type(v) is _Read else v for v in args))
         r = (out.shape, np.dtype(out.dtype)) if isinstance(out, jax.ShapeDtypeStruct) else None
         if len(_AVALS) >= probe.CACHE_SIZE:
             _AVALS.clear()
@@ -473,6 +516,9 @@ def _outputs(g):
     for n, (_, codes) in zip(live, g.wiring):
         if n is not None:
             for c in codes:
+                if type(c) is tuple:  # a view read: its base's code and its offsets' leaf
+                    uses[c[2]] += 1
+                    c = c[1]
                 if c < 0:
                     n_refs[-1 - c] += 1
                 else:
@@ -555,21 +601,25 @@ def _composed(key, split=False):
     once per output, each output computed from its own copy."""
     wiring, kinds, outs, _ = key
 
-    def run(*leaves):
+    def values(wiring, leaves):
         vals = []
+
+        def get(i):
+            if type(i) is tuple:  # a view read (``_Read``): lenses, base, offsets
+                return i[0](get(i[1]), leaves[i[2]])
+            return vals[-1 - i] if i < 0 else leaves[i]
         for fn, w in wiring:
-            vals.append(fn(*(vals[-1 - i] if i < 0 else leaves[i] for i in w)))
+            vals.append(fn(*map(get, w)))
+        return vals
+
+    def run(*leaves):
+        vals = values(wiring, leaves)
         return tuple(vals[i] for i in outs)
 
     def run_split(*copies):
         n = len(kinds)
-        results = []
-        for k, o in enumerate(outs):
-            leaves, vals = copies[k * n:(k + 1) * n], []
-            for fn, w in wiring[:o + 1]:
-                vals.append(fn(*(vals[-1 - i] if i < 0 else leaves[i] for i in w)))
-            results.append(vals[o])
-        return tuple(results)
+        return tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[o]
+                     for k, o in enumerate(outs))
     return run_split if split else run
 
 

@@ -758,8 +758,7 @@ def _node(kernel, args, core=False):
     operand that cannot be recorded)."""
     if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
         return None
-    return lazy.record(kernel, [lazy.operand(a) if type(a) is ndarray else a for a in args],
-                       core)
+    return lazy.record(kernel, [lazy.read(a) if type(a) is ndarray else a for a in args], core)
 
 
 def _record(kernel, args, core):
