@@ -166,4 +166,3 @@ def test_python_int_alone_past_int64(name, v):
     # a lone Python int past int64: NumPy's uint64 or object loop (bitwise_count(2**64 - 1))
     check(lambda xp: getattr(xp, name)(v))
     check(lambda xp: xp.add(v, 1))
-
