@@ -11,7 +11,7 @@ from jax._src.array import ArrayImpl
 
 import tnp as np
 import tnp_ext
-from tnp._core import caches, lazy, placement
+from tnp._core import caches, lazy, placement, syncs, ufunc
 
 EPS = numpy.finfo(numpy.float64).eps
 
@@ -197,12 +197,55 @@ def test_graph_size_is_bounded():
     flushes = lazy.STATS["flushes"]
     x = a
     ref = _data()
-    for _ in range(3 * lazy.LIMIT):
+    for _ in range(3 * lazy.LIMIT + 1):  # (a graph at the limit is flushed by the next round)
         x = x + 1.0
         ref = ref + 1.0
-        assert not _pending(x) or x._buf.ops < lazy.LIMIT
+        assert not _pending(x) or x._buf.ops <= lazy.LIMIT
     assert lazy.STATS["flushes"] - flushes >= 3
     _same(x, ref)
+
+
+def test_limit_flushes_at_the_next_statement(monkeypatch):
+    """A graph reaching ``LIMIT`` is flushed by the next statement's first recording: the
+    statement that reached it has finished, its temporaries are dead, and the flush's outputs
+    are the arrays the program holds (here ``x`` and ``y``), not the temporaries."""
+    h = _data()
+    a = np.asarray(h)
+    _warm(lambda x, y: (y + x * 0.5, (x + 0.25) * 0.5 - 0.125), a, a)
+    outputs, reasons = [], []
+    real = lazy._outputs
+
+    def spy(g):
+        outs, uses = real(g)
+        outputs.append(len(outs))
+        return outs, uses
+    monkeypatch.setattr(lazy, "_outputs", spy)
+    monkeypatch.setattr(syncs, "note_flush", reasons.append)
+    monkeypatch.setattr(lazy, "LIMIT", 8)
+    x, y, rx, ry = a, a, h, h
+    for _ in range(8):  # (halving is exact: FMA contraction rounds alike)
+        x = (x + 0.25) * 0.5 - 0.125  # 3 operations, 2 of them temporaries
+        y = y + x * 0.5
+        rx = (rx + 0.25) * 0.5 - 0.125
+        ry = ry + rx * 0.5
+    assert reasons == ["limit"] * 4  # 8 reached within x's statement in rounds 2, 4, 6, 8
+    assert outputs == [2] * 4
+    _same(x, rx)
+    _same(y, ry)
+
+
+def test_one_statement_is_capped(monkeypatch):
+    """A statement recording ``2 * LIMIT`` operations is flushed within it ("cap")."""
+    h = _data()
+    a = np.asarray(h)
+    _warm(lambda x: x + 1.0, a)
+    reasons = []
+    monkeypatch.setattr(syncs, "note_flush", reasons.append)
+    monkeypatch.setattr(lazy, "LIMIT", 8)
+    expr = "(" * 40 + "x" + " + 1.0)" * 40  # 40 operations on one line
+    got = eval(expr, {"x": a})
+    assert reasons == ["cap", "cap"] and _pending(got) and got._buf.ops == 8
+    _same(got, eval(expr, {"x": h}))
 
 
 def test_graph_bytes_are_bounded(monkeypatch):
@@ -220,6 +263,66 @@ def test_graph_bytes_are_bounded(monkeypatch):
         assert not _pending(x) or x._buf.bytes < lazy.BYTES
     assert lazy.STATS["flushes"] - flushes >= 4
     _same(x, ref)  # (halving is exact: FMA contraction rounds alike)
+
+
+def _sqrt_loop(m, x, n):
+    for _ in range(6):
+        x = x * x * 0.5 + 0.3
+        n = n + (m.sqrt(x) > 0.7)
+        x = m.where(m.sqrt(x) > 0.75, 0.25, x)
+    return x, n
+
+
+def _shared_sum(m, x):
+    s = (x * x).sum()
+    return x + s * 1e-3, m.sin(x) * s
+
+
+@pytest.mark.parametrize("program, copies, rtol", [(_sqrt_loop, 2, 8 * EPS),
+                                                   (_shared_sum, 1, 1e-12)],
+                         ids=["shared sqrt", "shared reduction"])  # (XLA sums in another order)
+def test_outputs_computed_apart_when_xla_would_recompute(monkeypatch, program, copies, rtol):
+    """A graph with several outputs: XLA's CPU compiler (no multi-output fusion) stores a value
+    that several outputs read and is expensive (a square root), and each fusion reading it
+    recomputes the cheap chain before it, quadratic along a loop; such a graph computes each
+    output from its own copy of the leaves (``_compiled``, from XLA's cost analysis). Outputs
+    sharing a reduction (stored, nothing recomputed) stay one computation."""
+    plans = []
+    real = lazy._compiled
+
+    def spy(key, leaves):
+        plans.append(real(key, leaves))
+        return plans[-1]
+    monkeypatch.setattr(lazy, "_compiled", spy)
+    monkeypatch.setattr(lazy, "_GRAPHS", caches.KernelTable())
+    h = _data()
+    args = (h, numpy.zeros(h.shape, dtype=numpy.int64))[:program.__code__.co_argcount - 1]
+    _warm(program, np, *map(np.asarray, args))
+    plans.clear()
+    got = program(np, *map(np.asarray, args))
+    for g, ref in zip(got, program(numpy, *args)):
+        _same(g, ref, rtol=rtol)  # contraction to FMA: see test_fma_contraction
+    assert [p.copies for p in plans] == [copies]
+
+
+@pytest.mark.parametrize("v, w", [(512, 700), (-129, -200), (2**40, 2**40 + 3), (3, 100)],
+                         ids=str)
+def test_python_ints_take_the_ufunc_fast_path(monkeypatch, v, w):
+    """A Python int operand is keyed by what decides NumPy's loop and errors for it (its sign
+    and bit length, ``ufunc._fast_key``): a call with another int of the same key is recorded
+    by the fast path, without the slow path's dtype resolution."""
+    h = _data()
+    a = np.asarray(h)
+    _same(a / v, h / v, rtol=EPS)  # (XLA's CPU compiler divides by a scalar as by 1 / it)
+    _same(v - a, v - h)
+    slow = []
+    real = ufunc.ufunc._call
+    monkeypatch.setattr(ufunc.ufunc, "_call", lambda *args, **kw: slow.append(1) or real(
+        *args, **kw))
+    r, s = a / w, w - a
+    assert _pending(r) and _pending(s) and not slow
+    _same(r, h / w, rtol=EPS)
+    _same(s, w - h)
 
 
 def test_shape_errors_at_the_call():
@@ -360,6 +463,23 @@ def test_views_of_pending_values_are_pending():
     r = f(np, a)
     assert _pending(r)
     _same(r, f(numpy, h))
+
+
+def test_view_operands_are_read_by_the_recording_node():
+    """A ufunc's view operand is read by the ufunc's own node (``lazy.read``: no node of its
+    own), from a concrete or a pending root, in a graph joined into another one too."""
+    h, g = _data(24).reshape(4, 6), _data(24, 1).reshape(4, 6)
+    a, b = np.asarray(h), np.asarray(g)
+
+    def f(m, x, y):
+        p = x[1:, ::2] * 2.0  # a concrete root's view
+        q = (y[:-1, 1::2] + 1.0) * 0.5 - 0.25  # (halving is exact: FMA contraction alike)
+        return p + q[:, ::-1] - q  # the smaller graph joined into the other, a pending view
+    _warm(f, np, a, b)
+    recorded = lazy.STATS["recorded"]
+    r = f(np, a, b)
+    assert _pending(r) and r._buf.ops == 6 and lazy.STATS["recorded"] - recorded == 6
+    _same(r, f(numpy, h, g))
 
 
 def test_pending_reads_keep_values_across_writes():

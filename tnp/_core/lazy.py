@@ -9,7 +9,8 @@ call. Recorded: ufunc calls without ``out=``/``where=`` (``record``; ``matmul``'
 JAX's, ``_abstract``), ``a op= b`` on a whole array or a view (``write.rebind_pending``), plain
 reductions (``ufunc.reduce_resolved``), ``astype``, and every ``@normalize`` kernel returning
 one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operand is read
-through its lenses by a node (``operand``), so views of pending values stay pending.
+through its lenses by a node (``operand``), so views of pending values stay pending; a ufunc's
+node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own).
 
 A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
 operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
@@ -25,12 +26,18 @@ stored in its node and in the root holding it. An array leaf that only the graph
 root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated to
 an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
 cached by structure (functions, wiring, leaf kinds, outputs, donations); JAX specialises each by
-the leaves' shapes and dtypes. A graph is bounded: a node is forced when recorded once its
-graph holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 64) or ``BYTES`` bytes
-(``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the concrete arrays they read,
-an upper bound of what the graph keeps alive and its flush may allocate). Each flush is counted
-with its reason (``REASONS``; by program line under ``python -m tnp run --report``:
-``syncs.note_flush``).
+the leaves' shapes and dtypes. A graph with several outputs is computed as one computation
+unless XLA's compiled cost analysis shows it recomputing (``_compiled``: XLA's CPU compiler has
+no multi-output fusion, and an expensive value shared by outputs makes it recompute the chain
+before it once per fusion reading it) and computing each output from its own copy of the leaves
+costs fewer operations. A graph is bounded: once it holds ``LIMIT`` operations
+(``TNP_LAZY_LIMIT``, default 64) it is forced by the first recording of another program
+statement (``bound``: the statement reaching the limit has finished, its temporaries are dead
+and not outputs), or at once when it holds ``2 * LIMIT`` operations (one statement, or a loop on
+one line) or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the
+concrete arrays they read, an upper bound of what the graph keeps alive and its flush may
+allocate). Each flush is counted with its reason (``REASONS``; by program line under
+``python -m tnp run --report``: ``syncs.note_flush``).
 
 Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
 node is pending or computed throughout a recording; a writer forces a root's node under the
@@ -50,8 +57,9 @@ from .jaxload import jax, jcore as _jcore, ArrayImpl
 on = os.environ.get("TNP_LAZY", "1") != "0"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
+SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
 _LOCK = threading.RLock()
-_GRAPHS = caches.KernelTable()  # graph structure -> jax.jit of the composed functions
+_GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
@@ -59,8 +67,14 @@ STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
 REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
            "write": "a write to a pending array (or through its view)",
            "jit": "a tnp_ext.jit call given pending arguments",
-           "limit": "the pending graph reached TNP_LAZY_LIMIT operations",
+           "limit": "the pending graph reached TNP_LAZY_LIMIT operations (flushed at the next "
+                    "statement's first operation)",
+           "cap": "the pending graph reached 2 x TNP_LAZY_LIMIT operations within one statement",
            "bytes": "the pending graph reached TNP_LAZY_BYTES bytes"}
+# the directories of tnp's own frames, skipped when finding the program's statement
+_OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                  + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
+_OWN = {}  # code file name -> whether it is tnp's
 
 
 def enable(flag=True):
@@ -96,6 +110,13 @@ class Node:
         return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
 
+class _Read:
+    """A view of a device or pending root read by the node recording it (``read``): its lens
+    kernel's function, the root's buffer, the view's offsets, shape and dtype. The reading node
+    applies the lenses itself (its operand's code is ``(fn, base's code, offsets' code)``)."""
+    __slots__ = ("fn", "base", "dyns", "shape", "dtype")
+
+
 class _Graph:
     """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
     first; weakly: a node no root or operand holds is dropped, XLA drops its computation), per
@@ -105,11 +126,12 @@ class _Graph:
     ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
     operands (``direct``: a computed node's value is held by the node too, never donated).
     ``bytes``: the results of its nodes and the concrete arrays they read (see ``BYTES``)."""
-    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes")
+    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
+                 "due")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
-        self.sizes, self.direct, self.pos, self.bytes = [], [], {}, 0
+        self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
 
     def leaf(self, a, key, kind, direct):
         """The position of the leaf ``a`` (``key``: its identity or plain value)."""
@@ -119,7 +141,8 @@ class _Graph:
             self.leaves.append(a)
             self.kinds.append(kind)
             self.keys.append(key)
-            self.sizes.append(a.nbytes if kind is None or kind is np.ndarray else 0)
+            self.sizes.append(math.prod(a.shape) * a.dtype.itemsize if kind is None  # (faster
+                              else a.nbytes if kind is np.ndarray else 0)  # than JAX's nbytes)
             self.direct.append(direct)
         elif not direct:
             self.direct[i] = False
@@ -129,8 +152,9 @@ class _Graph:
         """Append the graph ``h`` (no node of one reads the other's) to this one."""
         off = len(self.nodes)
         where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
-        self.wiring += [(fn, tuple(c - off if c < 0 else where[c] for c in codes))
-                        for fn, codes in h.wiring]
+        self.wiring += [(fn, tuple(
+            (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) if type(c) is tuple
+            else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
         for r in h.nodes:
             n = r()
             if n is not None:
@@ -138,6 +162,8 @@ class _Graph:
                 n.index += off
         self.nodes += h.nodes
         self.bytes += h.bytes
+        if self.due is None:
+            self.due = h.due
 
 
 def recording():
@@ -153,7 +179,8 @@ def record(kernel, values, core=False):
     shapes = []
     for v in values:
         t = type(v)
-        if t is Node or t is ArrayImpl or t is np.ndarray or isinstance(v, np.generic):
+        if (t is Node or t is ArrayImpl or t is _Read or t is np.ndarray
+                or isinstance(v, np.generic)):
             shapes.append(v.shape)
         elif t not in _SCALARS:
             return None
@@ -178,8 +205,8 @@ def record(kernel, values, core=False):
     dt = own[1]
     if dt is None:
         dt = own[1] = np.dtype(jax.eval_shape(fn, *(
-            jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node else v
-            for v in values)).dtype)
+            jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node or type(v) is _Read
+            else v for v in values)).dtype)
     return _new(fn, values, shape, dt)
 
 
@@ -211,13 +238,30 @@ def operand(a):
     return call(lenses.get_kernel(chain), (b, dyns), a._shape, a._dtype)
 
 
+def read(a):
+    """``operand`` for ``record`` (a ufunc's recording), whose node reads a view itself: a
+    ``_Read`` of a view of a device or pending root, no node of its own."""
+    root = a._base
+    if root is None:
+        b = a._buf
+        return b if type(b) is Node else a._value
+    b = root._buf
+    if type(b) is not Node and type(b) is not ArrayImpl:
+        return a._value  # a host-tier root, or one being written (wait for it)
+    r = _Read()
+    chain, r.dyns = a._chain()
+    r.fn = lenses.get_kernel(chain).__wrapped__
+    r.base, r.shape, r.dtype = b, a._shape, a._dtype
+    return r
+
+
 def value(x):
     """``x``'s concrete value (a node computed first)."""
     if type(x) is not Node:
         return x
     with _LOCK:
         if x.value is None:
-            _flush(x, "read")
+            _flush(x.graph, "read")
         return x.value
 
 
@@ -229,15 +273,46 @@ def adopt(root):
 
 
 def bound(root):
-    """Force ``root``'s pending node when its graph reached ``LIMIT`` operations or ``BYTES``
-    bytes. Returns the root."""
+    """Bound ``root``'s pending graph: forced at once when it reached ``BYTES`` bytes or
+    ``2 * LIMIT`` operations; when it reached ``LIMIT`` operations, the program's statement
+    recording it is remembered (``due``) and the graph is forced by the first recording made by
+    another statement (``_new``, ``_moved``), so the temporaries of the statement that reached
+    the limit are dead and not outputs of the flush. Returns the root."""
     g = root._buf.graph
     if g is not None:
-        if len(g.nodes) >= LIMIT:
-            force(root, "limit")
-        elif g.bytes >= BYTES:
+        n = len(g.nodes)
+        if g.bytes >= BYTES:
             force(root, "bytes")
+        elif n >= LIMIT:
+            if n >= 2 * LIMIT:
+                force(root, "cap")
+            elif g.due is None:
+                g.due = _statement()
     return root
+
+
+def _statement():
+    """The program's statement now recording: (frame identity, line, last instruction) of the
+    innermost frame outside tnp."""
+    f = sys._getframe(1)
+    while True:
+        own = _OWN.get(f.f_code.co_filename)
+        if own is None:
+            own = _OWN[f.f_code.co_filename] = f.f_code.co_filename.startswith(_OWN_DIRS)
+        if not own or f.f_back is None:
+            return id(f), f.f_lineno, f.f_lasti
+        f = f.f_back
+
+
+def _moved(g):
+    """Whether the program left the statement that made ``g`` due: another frame or line, or
+    the same call again (a loop on one line; also a tnp call recording several operations,
+    which then flushes there). Else ``g.due`` follows the statement's progress."""
+    frame, line, last = _statement()
+    if frame != g.due[0] or line != g.due[1] or last <= g.due[2]:
+        return True
+    g.due = frame, line, last
+    return False
 
 
 def _new(fn, args, shape, dtype):
@@ -252,6 +327,8 @@ def _new(fn, args, shape, dtype):
     with _LOCK:  # (a flush holds it: an operand is pending or computed throughout)
         g = None
         for v in args:
+            if type(v) is _Read:
+                v = v.base
             if type(v) is Node and v.value is None:
                 h = v.graph
                 if g is None:
@@ -260,6 +337,9 @@ def _new(fn, args, shape, dtype):
                     if len(h.nodes) > len(g.nodes):
                         g, h = h, g
                     g.absorb(h)
+        if g is not None and g.due is not None and _moved(g):
+            _flush(g, "limit")  # (its nodes among ``args`` are held: outputs, now leaves)
+            g = None
         if g is None:
             g = _Graph()
         codes = []
@@ -267,6 +347,19 @@ def _new(fn, args, shape, dtype):
         pos = g.pos
         for v in args:
             t = type(v)
+            if t is _Read:  # the base's code (its size counted), the offsets' leaf
+                b = v.base
+                if type(b) is Node and b.value is None:
+                    i = -1 - b.index
+                else:  # (as the operands below: a node's value is held by the node too)
+                    i = (g.leaf(b.value, id(b.value), None, False) if type(b) is Node else
+                         g.leaf(b, id(b), None, True) if pos.get(id(b)) is None else pos[id(b)])
+                    nbytes += g.sizes[i]
+                key = _plain_key(v.dyns)
+                d = pos.get(key)
+                codes.append((v.fn, i, g.leaf(v.dyns, key, type(v.dyns), False) if d is None
+                              else d))
+                continue
             if t is Node:
                 if v.value is None:
                     codes.append(-1 - v.index)
@@ -302,8 +395,9 @@ def _abstract(kernel, fn, args):
     key = [kernel]
     for v in args:
         t = type(v)
-        if t is Node or t is ArrayImpl or t is np.ndarray or isinstance(v, np.generic):
-            key.append((t, v.shape, v.dtype))
+        if (t is Node or t is ArrayImpl or t is _Read or t is np.ndarray
+                or isinstance(v, np.generic)):
+            key.append((Node if t is _Read else t, v.shape, v.dtype))
         elif t in _SCALARS or v is None:
             key.append(t)
         else:
@@ -311,8 +405,8 @@ def _abstract(kernel, fn, args):
     key = tuple(key)
     r = _AVALS.get(key, False)
     if r is False:
-        out = jax.eval_shape(fn, *(jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node
-                                   else v for v in args))
+        out = jax.eval_shape(fn, *(jax.ShapeDtypeStruct(v.shape, v.dtype)
+                                   if type(v) is Node or type(v) is _Read else v for v in args))
         r = (out.shape, np.dtype(out.dtype)) if isinstance(out, jax.ShapeDtypeStruct) else None
         if len(_AVALS) >= probe.CACHE_SIZE:
             _AVALS.clear()
@@ -327,7 +421,7 @@ def force(root, reason="read"):
         b = root._buf
         if type(b) is Node:
             if b.value is None:
-                _flush(b, reason)
+                _flush(b.graph, reason)
             root._buf = b = b.value
         return b
 
@@ -347,24 +441,19 @@ def settle(roots):
             force(r, "jit")
 
 
-def _flush(node, reason):
-    """Compute the graph of ``node`` (under ``_LOCK``): its outputs are the nodes still held by
-    anything but the graph's own operands (a root, a caller: ``node`` itself among them)."""
-    g = node.graph
+def _flush(g, reason):
+    """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are the nodes still held by
+    anything but the graph's own operands (a root, a caller: the node read among them)."""
     outs, uses = _outputs(g)
     donate = _donations(g, outs, uses)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
-    fn = _GRAPHS.get(key)
-    if fn is None:
-        fn = _GRAPHS[key] = jax.jit(_composed(key), donate_argnums=donate)
-        STATS["graphs"] += 1
     STATS["flushes"] += 1
     syncs.note_flush(reason)
     if type(tracing.current_trace()) is _jcore.EvalTrace:
-        results = fn(*g.leaves)
+        results = _run(key, g.leaves)
     else:
         with tracing.outside_trace():  # concrete, even when first needed under a trace
-            results = fn(*g.leaves)
+            results = _run(key, g.leaves)
     nodes = g.nodes
     for i, v in zip(outs, results):
         n = nodes[i]()
@@ -376,6 +465,48 @@ def _flush(node, reason):
     # the other nodes of the graph are now held by nothing (the outputs dropped their operands)
 
 
+def _run(key, leaves):
+    """The outputs of the graph of ``key`` computed from its ``leaves`` (compiled on first use:
+    ``_compiled``)."""
+    fn = _GRAPHS.get(key)
+    if fn is None:
+        fn = _GRAPHS[key] = _compiled(key, leaves)
+        STATS["graphs"] += 1
+    return fn(*leaves * fn.copies)
+
+
+def _compiled(key, leaves):
+    """The ``jax.jit`` computing a graph's outputs, its ``copies``: how many times it takes the
+    leaves. One computation of the composed functions (``copies`` 1), unless XLA's CPU compiler
+    (it has no multi-output fusion) makes it compute more than ``SPLIT`` times the operations
+    the graph holds (its cost analysis: an expensive value that several outputs share, like a
+    square root, is stored, and each fusion reading it recomputes the cheap chain before it,
+    quadratic along a loop) and computing each output from its own copy of the leaves (no
+    value shared across outputs: one fusion per output, which duplicates their common part)
+    costs fewer operations."""
+    outs, donate = key[2], key[3]
+    fn = jax.jit(_composed(key), donate_argnums=donate)
+    fn.copies = 1
+    if len(outs) > 1:
+        lowered = fn.lower(*leaves)
+        joint, own = _flops(lowered.compile()), _flops(lowered)
+        if own and joint > SPLIT * own:
+            split = jax.jit(_composed(key, split=True))
+            if _flops(split.lower(*leaves * len(outs)).compile()) < joint:
+                split.copies = len(outs)
+                return split
+    return fn
+
+
+def _flops(stage):
+    """The floating-point operations of a lowered or compiled computation (XLA's cost
+    analysis), or 0 when the backend gives none."""
+    cost = stage.cost_analysis()
+    if isinstance(cost, (list, tuple)):
+        cost = cost[0] if cost else None
+    return float(cost.get("flops", 0)) if cost else 0.0
+
+
 def _outputs(g):
     """The positions of the graph's nodes that something outside the graph holds (``_held``),
     and per leaf the references the live nodes' operands hold to it."""
@@ -385,6 +516,9 @@ def _outputs(g):
     for n, (_, codes) in zip(live, g.wiring):
         if n is not None:
             for c in codes:
+                if type(c) is tuple:  # a view read: its base's code and its offsets' leaf
+                    uses[c[2]] += 1
+                    c = c[1]
                 if c < 0:
                     n_refs[-1 - c] += 1
                 else:
@@ -462,16 +596,31 @@ def _donations(g, outs, uses):
     return tuple(donate)
 
 
-def _composed(key):
-    """The function of a graph: leaves in, the output nodes' values out."""
-    wiring, _, outs, _ = key
+def _composed(key, split=False):
+    """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
+    once per output, each output computed from its own copy."""
+    wiring, kinds, outs, _ = key
+
+    def values(wiring, leaves):
+        vals = []
+
+        def get(i):
+            if type(i) is tuple:  # a view read (``_Read``): lenses, base, offsets
+                return i[0](get(i[1]), leaves[i[2]])
+            return vals[-1 - i] if i < 0 else leaves[i]
+        for fn, w in wiring:
+            vals.append(fn(*map(get, w)))
+        return vals
 
     def run(*leaves):
-        vals = []
-        for fn, w in wiring:
-            vals.append(fn(*(vals[-1 - i] if i < 0 else leaves[i] for i in w)))
+        vals = values(wiring, leaves)
         return tuple(vals[i] for i in outs)
-    return run
+
+    def run_split(*copies):
+        n = len(kinds)
+        return tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[o]
+                     for k, o in enumerate(outs))
+    return run_split if split else run
 
 
 _calibrate()

@@ -30,6 +30,7 @@ _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
 _TREE_REDUCE = frozenset({"bitwise_and", "bitwise_or", "bitwise_xor", "logical_and",
                           "logical_or", "logical_xor", "fmax", "fmin"})
 _NO_VALUE = np._NoValue
+_EXACT_INT = 2**53  # Python ints the fast path takes lie within it (``_fast_key``)
 
 
 def _core_ndims(signature):
@@ -304,7 +305,7 @@ class ufunc:
                     and dtype is None and signature is None
                     and casting == "same_kind" and all(_fast_key(a) is not None for a in args)
                     and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
-                self._fast[tuple(keys)] = kernel
+                self._fast[tuple(map(_fast_key, args))] = kernel
             if recording:  # pending operands: the call is recorded, or they are computed
                 node = lazy.record(kernel, ops, self._core is not None) if check is None else None
                 if node is not None:
@@ -360,15 +361,17 @@ class ufunc:
 
     def _python_scalars(self, ops, keys, in_dts):
         """Convert weak Python scalars to their loop dtype (NEP 50: OverflowError when an int
-        does not fit). A comparison with an int outside the dtype's range is constant, as in
-        NumPy 2: the constant is returned (None otherwise)."""
+        does not fit). A comparison of an integer array with an int outside its dtype's range
+        is constant, as in NumPy 2: the constant is returned (None otherwise; a bool array's
+        loop is the default int's, which raises)."""
         for i, k in enumerate(keys):
             if k is int:
                 dt = in_dts[i]
                 if dt.kind in "iu":
                     info = np.iinfo(dt)
                     v = ops[i]
-                    if self.__name__ in _COMPARISONS and not info.min <= v <= info.max:
+                    if (self.__name__ in _COMPARISONS and not info.min <= v <= info.max
+                            and getattr(keys[1 - i], "kind", None) in ("i", "u")):
                         above = (v > info.max) != (i == 0)
                         return (self.__name__ == "not_equal" or
                                 (above and self.__name__ in ("less", "less_equal")) or
@@ -893,8 +896,7 @@ def _node(kernel, args, core=False):
     operand that cannot be recorded)."""
     if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
         return None
-    return lazy.record(kernel, [lazy.operand(a) if type(a) is ndarray else a for a in args],
-                       core)
+    return lazy.record(kernel, [lazy.read(a) if type(a) is ndarray else a for a in args], core)
 
 
 def _record(kernel, args, core):
@@ -912,14 +914,26 @@ def _plain_reduce(kern, shape, dtype, x):
 
 def _fast_key(a):
     """What the ufunc fast path keys a call on: a tnp array's dtype, the type of a Python float
-    or complex, or ``int`` for a Python int in [0, 128) (weak scalars whose value changes
-    neither the loop nor the errors: such an int fits every dtype); None for anything else."""
+    or complex; for a Python int, what decides NumPy's loop and errors (NEP 50: a weak scalar,
+    whose value decides only whether it fits the other operands' dtype: OverflowError, or a
+    constant comparison): ``int`` in [0, 128), where it fits every dtype; else, for |a| < 2**53
+    (exact in float64, the slow path's conversion for a float loop), the bit length of ``a``, or
+    ``-1 -`` that of ``~a`` when negative (a signed dtype of n bits holds ``a`` when that length
+    is under n, an unsigned one when ``a`` is not negative and its length at most n); None for
+    anything else."""
     t = type(a)
     if t is ndarray:
         return a._dtype
     if t is float or t is complex:
         return t
-    return t if t is int and 0 <= a < 128 else None
+    if t is int:
+        if 0 <= a < 128:
+            return int
+        if 0 < a < _EXACT_INT:
+            return a.bit_length()
+        if -_EXACT_INT < a < 0:
+            return -1 - (~a).bit_length()
+    return None
 
 
 def _hashable_signature(signature):
