@@ -170,7 +170,10 @@ class Flags:
     def fortran(self):
         return self.f_contiguous
 
-    aligned = True
+    @property
+    def aligned(self):
+        return numpy_layout(self._arr).flags.aligned
+
     writebackifcopy = False
 
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
