@@ -168,7 +168,11 @@ def test_setflags_read_only():
 
 
 @pytest.mark.parametrize("make", [lambda xp, a: a.T.reshape(-1), lambda xp, a: a[:, ::2].ravel(),
-                                  lambda xp, a: a[:, 1].reshape(8)])
+                                  lambda xp, a: a[:, 1].reshape(8),
+                                  lambda xp, a: a.reshape(-1)[::2].ravel(),
+                                  lambda xp, a: a[0, :, 1].ravel("K"),
+                                  lambda xp, a: a[0, :, 1:2].ravel("A"),
+                                  lambda xp, a: a[::-1].ravel("K")])
 def test_reshape_copies_where_numpy_copies(make):
     def body(xp, a):
         r = make(xp, a)

@@ -96,10 +96,10 @@ def ravel(a, order="C"):
                 return ravel(transpose(a, perm))
     if order == "F":
         return ravel(transpose(a))
-    try:
-        numpy_layout(a).reshape(-1, copy=False)
-    except ValueError:
-        return _reshape_view(a, (a.size,)).copy()  # NumPy's ravel copy owns its data
+    if not (_c_contiguous_chain(a) or numpy_layout(a).flags.c_contiguous):
+        # NumPy's ravel is a view only of contiguous data (not of ``a[::2]``, which a reshape
+        # could view): a copy, that owns its data
+        return _reshape_view(a, (a.size,)).copy()
     return _reshape_view(a, (a.size,))
 
 
