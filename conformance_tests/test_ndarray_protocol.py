@@ -203,3 +203,20 @@ def test_resize_argument_errors(args, kw):
         a.resize(*args, **kw)
         return a
     check(body)
+
+
+@pytest.mark.parametrize("dt", ["?", "b", "h", "I", "f4", "d", "F", "D"])
+def test_conj_of_a_real_array_is_itself(dt):
+    """NumPy's ``conj``/``conjugate`` methods return a real array itself, copy it into an
+    ``out`` given, and take the ufunc for complex arrays."""
+    def body(xp, a):
+        o = xp.zeros(3, dt)
+        return a.conj() is a, a.conjugate() is a, a.conj(o) is o, o, a.conjugate()
+    check(body, np.array([1, 0, 2], dt))
+    check(lambda xp, a: a.conj(), np.array(["a"]))
+
+
+@pytest.mark.parametrize("v", [4.0, 20.0, 4, np.float32(4.5), [0, 1, 2, 3], [4, 5], "x"],
+                         ids=repr)
+def test_contains(v):
+    check(lambda xp, a: v in a, np.arange(16.0).reshape(4, 4))

@@ -287,6 +287,25 @@ class _Methods:
             raise TypeError(f"unhashable type: '{type(self).__name__}'")
         return hash(self._scalar_host()[()])
 
+    def __contains__(self, value):
+        """NumPy's: ``(a == value).any()`` (a sync)."""
+        return bool(_ns.any(self == value))
+
+    def conjugate(self, out=None, /):
+        """NumPy's: a real numeric array is its own conjugate (``a.conj() is a``), or is copied
+        into ``out``."""
+        kind = self._dtype.kind
+        if kind in "cO":
+            return _ns.conjugate(self, out)
+        if kind not in "biuf":
+            raise TypeError("cannot conjugate non-numeric dtype")
+        if out is None:
+            return self
+        _ns.copyto(out, self)
+        return out
+
+    conj = conjugate
+
     def flatten(self, order="C"):
         return _ns.ravel(self, order=order).copy()
 
@@ -378,9 +397,10 @@ def _host_tier(name, method):
 
 # Methods NumPy's would run differently: tnp's own view, export and pickling protocols.
 # (``resize`` counts the references to its array: a wrapper's frame would hold one more;
-# ``reshape`` and ``transpose`` are views, which the host tier declines: no detour for them.)
+# ``reshape``, ``transpose`` and a real array's ``conj`` are views or the array itself, which
+# the host tier declines: no detour for them.)
 _TNP_ONLY = frozenset({"view", "to_device", "tobytes", "tofile", "dump", "dumps", "setflags",
-                       "resize", "reshape", "transpose"})
+                       "resize", "reshape", "transpose", "conj", "conjugate"})
 
 for _name, _member in list(vars(_Methods).items()):
     if _name not in ("__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"):
@@ -419,7 +439,8 @@ def _from_host(arr):
 
 # ---- methods that are the namespace function with the array as first argument -------------
 _DELEGATED_METHODS = (
-    "all", "any", "argmax", "argmin", "argpartition", "argsort", "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "cumprod", "cumsum",
+    "diagonal", "dot", "max", "mean", "min",
     "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
     "sum", "swapaxes", "take", "trace", "var")
 

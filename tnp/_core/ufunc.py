@@ -152,7 +152,7 @@ class ufunc:
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if placement.routing:  # the host tier, for inputs on the host
-            r = host.operands(self._np, args) if not kwargs else None
+            r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
             if r is None:
                 hargs, hkwargs = args, kwargs
                 if self.nin < len(args) <= self.nargs and "out" not in kwargs:  # positional out
