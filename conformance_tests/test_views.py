@@ -140,6 +140,27 @@ def test_read_only_views(make):
     check(write_after_base_changed, A)
 
 
+FLAG_KEYS = ["C", "F", "FNC", "FORC", "B", "BEHAVED", "CA", "CARRAY", "FA", "FARRAY", "A", "W",
+             "O", "X", "fnc", "Q"]
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_derived_flags(name):
+    def body(xp, a, fortran=False):
+        v = VIEWS[name](xp, xp.asfortranarray(a) if fortran else a)
+        f = v.flags
+        out = [f.fnc, f.forc, f.behaved, f.carray, f.farray]
+        for k in FLAG_KEYS:
+            try:
+                out.append(f[k])
+            except KeyError as e:
+                out.append(str(e))
+        v.setflags(write=False)
+        return out + [f.behaved, f.carray, f.farray]
+    check(body, A)
+    check(lambda xp, a: body(xp, a, True), A)
+
+
 def test_setflags_write_true_on_diagonal_writes_through():
     def body(xp, a):
         d = xp.diagonal(a, -1)

@@ -176,13 +176,37 @@ class Flags:
 
     writebackifcopy = False
 
+    @property
+    def fnc(self):
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self):
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self):
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self):
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self):  # NumPy's test: any of F_CONTIGUOUS, ALIGNED, WRITEABLE, and not C
+        return (self.f_contiguous or self.aligned or self.writeable) and not self.c_contiguous
+
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
               "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
               "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
-              "X": "writebackifcopy"}
+              "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
+              "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+              "FA": "farray"}
 
     def __getitem__(self, key):
+        if key not in self._NAMES:
+            raise KeyError("Unknown flag")
         return getattr(self, self._NAMES[key])
 
     def __setitem__(self, key, value):
