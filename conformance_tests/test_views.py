@@ -156,7 +156,7 @@ def test_derived_flags(name):
             except KeyError as e:
                 out.append(str(e))
         v.setflags(write=False)
-        return out + [f.behaved, f.carray, f.farray]
+        return out + [v.flags.behaved, v.flags.carray, v.flags.farray]
     check(body, A)
     check(lambda xp, a: body(xp, a, True), A)
 
