@@ -112,3 +112,12 @@ def test_require_unaligned_read_only_field(req):
         return (a.flags["A"], r.flags["A"], r.flags["C"], r.flags["F"], r.flags["O"],
                 r.flags["W"], r.dtype)
     check(body)
+
+
+def test_bool_bytes_other_than_0_and_1_are_true():
+    """A bool array over bytes like 0xff (``frombuffer``) counts each as True (one), as NumPy."""
+    data = b"\xff\x00\x02\x01" * 5
+    check(lambda xp: (xp.frombuffer(data, bool).sum(), xp.frombuffer(data, bool)[::-2].sum(),
+                      xp.frombuffer(data, bool).astype(np.uint8),
+                      xp.count_nonzero(xp.frombuffer(data, bool))))
+    check(lambda xp, a: xp.asarray(a).astype(int), np.frombuffer(data, bool))

@@ -65,9 +65,12 @@ def check_supported(dt):
 
 def native(host):
     """A host array XLA can take: a supported dtype in native byte order under its canonical
-    type code (NumPy has two uint64 codes, 'L' and 'Q'; JAX must only ever see one)."""
+    type code (NumPy has two uint64 codes, 'L' and 'Q'; JAX must only ever see one), bools as
+    0 and 1."""
     dt = np.dtype(host.dtype.name) if host.dtype.kind in "biufc" else host.dtype
     check_supported(dt)
+    if dt.kind == "b":  # bytes other than 0 and 1 (``frombuffer``) are True: XLA reads them raw
+        return host.view(np.uint8).astype(dt)
     return host.astype(dt, copy=False)
 
 
