@@ -7,7 +7,7 @@ from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
 from .._core import caches, devices, dtypes, flags, lazy, placement, probe
-from .._core.casting import cast, cast_kernel, numpy_cast
+from .._core.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
 from .._core.fperr import errcheck
@@ -96,6 +96,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
     if isinstance(object, (ndarray, JaxArray)):
+        if dtype is not None:
+            warn_complex_to_real(object.dtype, dtype)
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
         try:
@@ -172,6 +174,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
         return x
     if x.dtype.kind == "f" and dtype.kind in "iu":
         _check_cast_errors(x, dtype)
+    warn_complex_to_real(x.dtype, dtype)
     if x.dtype != dtype and device is None and lazy.recording():
         out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
                                                  x.shape, dtype)))
