@@ -213,6 +213,18 @@ def test_arange_keywords_and_arrays():
     check(lambda xp, a: xp.arange(a), np.array([4]))
 
 
+@pytest.mark.parametrize("args, kwargs", [
+    ((), {"stop": 3}), ((), {"start": 3, "stop": 9}), ((0,), {"stop": 3}),
+    ((), {"start": 4}), ((), {"step": 3}), ((), {"dtype": "int64"}), ((), {}),
+    ((0,), {"start": 3}), ((0, 5, 2, float), {}), ((1, 2, 3, 4, 5), {}), ((2,), {"foo": 1}),
+    ((None, 5), {}), ((2, None), {}), ((), {"start": 2.5, "stop": 7, "step": 2, "dtype": "f4"})],
+    ids=repr)
+def test_arange_arguments_as_numpy_parses_them(args, kwargs):
+    """NumPy's C code takes ``start=`` and ``stop=`` by keyword and ``dtype`` positionally,
+    though its published signature shows ``start`` positional-only."""
+    check(lambda xp: xp.arange(*args, **kwargs))
+
+
 @pytest.mark.parametrize("dt", ["<u2", "=i8"])
 def test_native_byte_order_spelled_out(dt):
     check(lambda xp, a: xp.asarray(a), np.arange(4).astype(dt))

@@ -1,5 +1,6 @@
 """Array creation: from data, from shape and value, and numerical ranges."""
 import functools
+import inspect
 import math
 import operator
 
@@ -13,7 +14,7 @@ from .._core.fallback import to_numpy_tree
 from .._core.fperr import errcheck
 from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method
 from .._core.normalize import to_jax
-from .._core.np_doc import np_doc
+from .._core.np_doc import np_doc, numpy_signature
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
            "astype", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
@@ -396,8 +397,35 @@ def _check_int_items(values, dt):
 _REAL = (int, float, np.integer, np.floating)
 
 
-def _arange_size(start_or_stop, /, stop=None, step=1, **kwargs):
+# The parameters NumPy's C code parses (its published signature shows ``start`` as
+# positional-only; ``start=`` and ``stop=`` alone are taken too)
+_ARANGE = inspect.Signature([
+    inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
+    for n in ("start", "stop", "step", "dtype")] + [
+    inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None) for n in ("device", "like")])
+
+
+def _arange_args(args, kwargs):
+    """``(start_or_stop, stop, step, dtype, device)`` of an ``arange`` call, as NumPy reads it
+    (its TypeError for arguments it does not take)."""
+    try:
+        b = _ARANGE.bind(*args, **kwargs).arguments
+    except TypeError:
+        np.arange(*args, **kwargs)  # NumPy's own TypeError
+        raise
+    start, stop = b.get("start"), b.get("stop")
+    if "start" in b and start is None:
+        np.arange(*args, **kwargs)  # NumPy's own TypeError for a start of None
+    if stop is None and not args:
+        raise TypeError("arange() requires stop to be specified.")
+    if start is None:
+        start, stop = stop, None
+    return start, stop, b.get("step"), b.get("dtype"), b.get("device")
+
+
+def _arange_size(*args, **kwargs):
     """``arange``'s ``result_size``: known for real numbers."""
+    start_or_stop, stop, step = _arange_args(args, kwargs)[:3]
     start, stop = (0, start_or_stop) if stop is None else (start_or_stop, stop)
     step = 1 if step is None else step
     if type(start) is int and type(stop) is int and type(step) is int and step:
@@ -407,9 +435,10 @@ def _arange_size(start_or_stop, /, stop=None, step=1, **kwargs):
     return None
 
 
-@np_doc(np.arange, result_size=_arange_size,
-        notes="Keyword ``start=`` is not accepted (NumPy's documented signature).")
-def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+@numpy_signature
+@np_doc(np.arange, result_size=_arange_size)
+def arange(*args, **kwargs):
+    start_or_stop, stop, step, dtype, device = _arange_args(args, kwargs)
     return place(_arange(start_or_stop, stop, step, dtype), device)
 
 
