@@ -122,6 +122,13 @@ def check_python_int(value, dt):
             raise OverflowError(f"Python integer {value} out of bounds for {dt}")
 
 
+def check_python_float(value, dt):
+    """NEP 50: a Python float past a smaller float dtype's range warns (or raises) as NumPy's
+    cast of it does, under the error state ("overflow encountered in cast")."""
+    if type(value) is float and dt.kind == "f" and dt.itemsize < 8:
+        np.asarray(value).astype(dt)
+
+
 def default_float():
     return np.dtype(np.float64)
 
