@@ -230,6 +230,21 @@ def test_flat_reads_copy_and_writes_through():
     check(body, A)
 
 
+@pytest.mark.parametrize("ndim", [32, 33, 64])
+def test_flat_dimension_limit_and_deletion(ndim):
+    def body(xp):
+        a = xp.ones((1,) * ndim)
+        try:
+            it = a.flat
+        except RuntimeError as e:
+            return str(e)
+        try:
+            del it[0]
+        except TypeError as e:
+            return len(it), str(e)
+    check(body)
+
+
 _FLAT_INDICES = {
     "True": lambda xp: True, "False": lambda xp: False, "np.True_": lambda xp: np.True_,
     "bool and int list": lambda xp: [True, 1], "bool list": lambda xp: [True, True],

@@ -231,7 +231,13 @@ class FlatIter:
     """``a.flat``: reads give copies (as NumPy's flatiter); writes go through to ``a`` in C order."""
 
     def __init__(self, arr):
+        if len(arr.shape) > 32:  # NumPy's flat iterator's limit
+            raise RuntimeError("this function only supports up to 32 dimensions but the array "
+                               f"has {len(arr.shape)}.")
         self.base = arr
+
+    def __delitem__(self, index):
+        raise TypeError("Cannot delete iterator elements")
 
     def _flat(self):
         a = self.base
