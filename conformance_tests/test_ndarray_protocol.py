@@ -205,6 +205,17 @@ def test_resize_argument_errors(args, kw):
     check(body)
 
 
+@pytest.mark.parametrize("shape, args", [((1,), ((),)), ((1,), ([],)), ((), ((1,),)),
+                                         ((2,), ()), ((2,), (None,)), ((3,), ((),))], ids=str)
+def test_resize_to_and_from_0d(shape, args):
+    """``resize(())`` makes a 0-d array; ``resize()`` and ``resize(None)`` change nothing."""
+    def body(xp):
+        a = xp.ones(shape)
+        a.resize(*args, refcheck=False)
+        return a, a.shape, a.size
+    check(body)
+
+
 @pytest.mark.parametrize("dt", ["?", "b", "h", "I", "f4", "d", "F", "D"])
 def test_conj_of_a_real_array_is_itself(dt):
     """NumPy's ``conj``/``conjugate`` methods return a real array itself, copy it into an

@@ -336,8 +336,10 @@ class _Methods:
         refcheck = operator.index(refcheck)  # NumPy's TypeError for a refcheck not an integer
         if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
                 new_shape[0], (int, np.integer))):
-            new_shape = new_shape[0]
-        if new_shape is None or new_shape == ():
+            new_shape = new_shape[0]  # ``resize(())`` and ``resize([])``: to 0-d
+        elif not new_shape:
+            return None  # ``resize()``: nothing to do
+        if new_shape is None:
             return None
         shape = (operator.index(new_shape),) if isinstance(new_shape, (int, np.integer)) \
             else tuple(operator.index(n) for n in new_shape)
