@@ -136,6 +136,8 @@ def test_choose_out_and_errors():
     check(body, np.array([0, 1, 1]), np.zeros(3))
     check(lambda xp, a: xp.choose(a, [[1, 2], [3, 4]]), np.array([0.0, 1.0]))
     check(lambda xp, a: xp.choose(a, [[1, 2], [3, 4]], mode="bogus"), np.array([0, 1]))
+    for n in (63, 64):  # NumPy's limit: 64 operands, ``a`` one of them
+        check(lambda xp, a: a.choose([0, a] + [2] * (n - 2)), np.zeros((1,) * 32, np.intp))
 
 
 @pytest.mark.parametrize("dt", [np.dtype(c) for c in "?bqHfdD"], ids=str)

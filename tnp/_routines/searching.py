@@ -278,6 +278,8 @@ def choose(a, choices, out=None, mode="raise"):
     choices = [asarray(c) for c in choices]
     if not choices:
         raise ValueError("0-length sequence.")
+    if len(choices) > 63:  # NumPy's iterator takes at most 64 operands, ``a`` one of them
+        raise ValueError("Need at least 0 and at most 64 array objects.")
     dt = dtypes.result_type(*(c if w is None else w for c, w in zip(choices, weak)))
     np.broadcast_shapes(a.shape, *(c.shape for c in choices))
     if mode == "raise" and a.size:
