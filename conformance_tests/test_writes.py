@@ -69,6 +69,9 @@ def test_put_errors():
     check(lambda xp, a: xp.put([1, 2], [0], 1), A)
     check(lambda xp, a: xp.put(a, [0], 1, mode="bad"), A)
     check(lambda xp, a: xp.put(a, [0.0], 1), A)
+    for mode in ("wrap", "clip", "raise"):
+        check(lambda xp: xp.put(xp.asarray([]), 1, 1, mode=mode))
+        check(lambda xp: xp.put(xp.zeros((0, 2), int), [], 1, mode=mode))
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1, None])
