@@ -225,6 +225,31 @@ def test_arange_arguments_as_numpy_parses_them(args, kwargs):
     check(lambda xp: xp.arange(*args, **kwargs))
 
 
+class _RaiseOnBool:
+    def __bool__(self):
+        raise ValueError("no truth value")
+
+
+COPY_VALUES = [True, np._CopyMode.ALWAYS, np.True_, None, np._CopyMode.IF_NEEDED, False,
+               np._CopyMode.NEVER, np.False_, _RaiseOnBool()]
+
+
+@pytest.mark.parametrize("copy", COPY_VALUES, ids=repr)
+def test_array_copy_argument_forms(copy):
+    """``copy=`` as NumPy reads it: its ``_CopyMode`` members, NumPy bools, any object's truth
+    value; a scalar (a NumPy scalar, an element) cannot be made an array without a copy."""
+    def same(xp, a):
+        r = xp.array(a, copy=copy)
+        return r is a, r.flags.owndata, r
+    check(same, np.arange(4))
+    check(lambda xp, a: xp.array(a, copy=copy, dtype=np.int64) is a, np.arange(4))
+    check(lambda xp, a: xp.array(a, copy=copy, order="C"), np.arange(6).reshape(2, 3).T)
+    check(lambda xp, a: xp.array(a[()], copy=copy), np.array(2.5))
+    check(lambda xp, a: xp.array(a[1], copy=copy), np.arange(3))
+    check(lambda xp: xp.array(np.datetime64(0, "s"), copy=copy))
+    check(lambda xp: xp.array(1.5, copy=copy))
+
+
 @pytest.mark.parametrize("dt", ["<u2", "=i8"])
 def test_native_byte_order_spelled_out(dt):
     check(lambda xp, a: xp.asarray(a), np.arange(4).astype(dt))

@@ -76,6 +76,7 @@ def check_size(n, dtype):
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
     if order != "K" and order is not None:
         _check_order(order, np.array, 0)
+    copy = _copy_mode(copy)
     dtype = None if dtype is None else dtypes.canonical(dtype)
     order = order.upper() if isinstance(order, str) else order
     if ndmax and isinstance(object, (ndarray, JaxArray)):  # NumPy's checks of ndmax
@@ -84,12 +85,17 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
             dtype is None or dtype == object.dtype) and _has_layout(object, order):
         if object.ndim >= ndmin:
             # a stand-in for a NumPy scalar becomes a real 0-d array (a new one, as NumPy's)
-            return ndarray._wrap(object._value)._as_array() if object._scalar else object
+            if not object._scalar:
+                return object
+            if copy is False:
+                np.array(np.int8(0), copy=False)  # NumPy's own ValueError: a scalar is copied
+            return ndarray._wrap(object._value)._as_array()
         shape = (1,) * (ndmin - object.ndim) + object.shape
         return object._view(("reshape", (object.shape, shape)), (), shape)
     if copy is False and not (isinstance(object, JaxArray) and (
             dtype is None or dtype == object.dtype)):
-        got = None if isinstance(object, ndarray) else protocol_array(object, dtype, copy)
+        got = None if isinstance(object, (ndarray, np.generic)) else protocol_array(
+            object, dtype, copy)
         if got is not None:  # NumPy trusts what ``__array__(copy=False)`` returns
             return array(got, dtype, copy=False, order=order, ndmin=ndmin)
         np.array([0], copy=False)  # NumPy's own ValueError (its message names the migration)
@@ -116,6 +122,16 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
                 return array(got, dtype, copy=None, order=order, ndmin=ndmin)
         out = placement.new_root(host)._as_array()
     return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
+
+
+def _copy_mode(copy):
+    """``copy=`` as NumPy reads it: True, None (if needed) or False (never); its own
+    ``np._CopyMode`` members and anything with a truth value (whose error comes through)."""
+    if copy is None or type(copy) is bool:
+        return copy
+    if isinstance(copy, np._CopyMode):
+        return {np._CopyMode.ALWAYS: True, np._CopyMode.IF_NEEDED: None}.get(copy, False)
+    return bool(copy)
 
 
 def _has_layout(a, order):
