@@ -229,6 +229,9 @@ class _RaiseOnBool:
     def __bool__(self):
         raise ValueError("no truth value")
 
+    def __repr__(self):
+        return "RaiseOnBool()"
+
 
 COPY_VALUES = [True, np._CopyMode.ALWAYS, np.True_, None, np._CopyMode.IF_NEEDED, False,
                np._CopyMode.NEVER, np.False_, _RaiseOnBool()]
