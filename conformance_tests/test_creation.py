@@ -225,6 +225,60 @@ def test_arange_arguments_as_numpy_parses_them(args, kwargs):
     check(lambda xp: xp.arange(*args, **kwargs))
 
 
+LAYOUTS = {
+    "C": lambda xp: xp.arange(24).reshape(2, 3, 4),
+    "F": lambda xp: xp.asfortranarray(xp.arange(24).reshape(2, 3, 4)),
+    "swapaxes": lambda xp: xp.arange(24).reshape(2, 3, 4).swapaxes(0, 1),
+    "transpose": lambda xp: xp.arange(24).reshape(2, 3, 4).transpose(2, 0, 1),
+    "sliced": lambda xp: xp.arange(48).reshape(4, 3, 4)[::2].transpose(1, 0, 2),
+}
+LIKES = {
+    "zeros_like": lambda xp, a, **kw: xp.zeros_like(a, **kw),
+    "empty_like": lambda xp, a, **kw: xp.empty_like(a, **kw),
+    "full_like": lambda xp, a, **kw: xp.full_like(a, 7, **kw),
+    "copy": lambda xp, a, **kw: xp.array(a, copy=True, dtype=kw.get("dtype")),
+    "astype": lambda xp, a, **kw: a.astype(kw.get("dtype") or a.dtype),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("like", LIKES)
+@pytest.mark.parametrize("dtype", [None, "i1", "c16"])
+def test_like_and_copy_keep_the_axis_order(layout, like, dtype):
+    """NumPy's 'K' results follow the order of their input's axes in memory, a permuted one
+    too: the same strides, flags, and the layout of their own views and copies."""
+    def body(xp):
+        r = LIKES[like](xp, LAYOUTS[layout](xp), dtype=dtype)
+        v = r[:, 1:]
+        return (r.strides, r.flags.c_contiguous, r.flags.f_contiguous, r.flags.owndata,
+                v.strides, r.copy("K").strides, r.ravel("K").flags.owndata,
+                xp.ravel(r, "K").base is r)
+    check(body)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+def test_astype_order(layout, order):
+    def body(xp):
+        r = LAYOUTS[layout](xp).astype("f4", order=order)
+        return r.strides, r.flags.c_contiguous, r.flags.f_contiguous, r.copy("K").strides
+    check(body)
+
+
+@pytest.mark.parametrize("like", ["zeros_like", "empty_like", "full_like"])
+@pytest.mark.parametrize("subok", [True, False])
+def test_like_keeps_a_subclass(like, subok):
+    def body(xp):
+        class Sub(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.seen = type(obj).__name__
+
+        a = xp.arange(4).reshape(2, 2).view(Sub)
+        r = LIKES[like](xp, a, subok=subok)
+        return type(r) is Sub, getattr(r, "seen", None), r.flags.owndata, r
+    check(body)
+
+
 class _RaiseOnBool:
     def __bool__(self):
         raise ValueError("no truth value")

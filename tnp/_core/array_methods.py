@@ -14,7 +14,7 @@ from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
 
 from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
-from .flags import Flags, FlatIter, copy_order, numpy_layout
+from .flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray, numpy_value
 
@@ -181,7 +181,8 @@ class _Methods:
         # NumPy's errors for order= and casting=, from its astype on a placeholder
         probe.call(np.ndarray.astype, probe.Spec((0,), self._dtype), target, order=order,
                    casting=casting)
-        return _ns.astype(self, target, copy=copy)
+        r = _ns.astype(self, target, copy=copy)  # laid out as 'K' says
+        return r if r is self or order in ("K", "k") else lay_out(r, copy_order(self, order))
 
     def copy(self, order="C"):
         return _ns.copy(self, order=order)
@@ -227,9 +228,13 @@ class _Methods:
             target = dtypes.canonical(dtype)
             shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
             v = self._view(("bitcast", (target, shape)), (), shape, target, cls=type)
-        if type is not None and callable(getattr(type, "__array_finalize__", None)):
-            v.__array_finalize__(self)
+        if type is not None:
+            finalize(v, self)
         return v
+
+    def __array_finalize__(self, obj, /):
+        """NumPy's: nothing (a subclass's own is called where NumPy calls it: ``finalize``)."""
+        return None
 
     def getfield(self, dtype, offset=0):
         """A view of ``dtype`` values read from each element's bytes at ``offset``."""
@@ -377,6 +382,15 @@ class _Methods:
         if not isinstance(device, (str, jax.Device)):
             raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
         return devices.place(self, device)
+
+def finalize(new, obj):
+    """NumPy's call of the ``__array_finalize__`` of ``new``'s class (a subclass of tnp.ndarray)
+    with ``obj``, the array ``new`` was made from: taken from the class (a property there is
+    not callable: Python's TypeError), skipped when it is tnp.ndarray's own or None."""
+    func = getattr(_type(new), "__array_finalize__", None)
+    if func is not None and func is not ndarray.__array_finalize__:
+        func(new, obj)
+
 
 def _host_tier(name, method):
     """``method`` of an array on the host: NumPy's own ``ndarray.<name>`` on its host value

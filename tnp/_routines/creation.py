@@ -8,6 +8,7 @@ from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
 from .._core import caches, devices, dtypes, flags, lazy, placement, probe
+from .._core.array_methods import finalize
 from .._core.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
@@ -122,7 +123,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
                 # NumPy trusts what ``__array__`` returns: no further copy
                 return array(got, dtype, copy=None, order=order, ndmin=ndmin)
         out = placement.new_root(host)._as_array()
-    return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
+    return flags.lay_out(out, flags.copy_order(object, order) if isinstance(object, ndarray)
+                         else order)
 
 
 def _copy_mode(copy):
@@ -139,17 +141,10 @@ def _has_layout(a, order):
     """Whether ``a`` already has the layout ``order`` asks for (NumPy then makes no copy)."""
     if order not in ("C", "F"):
         return True
-    if order == "C" and a._base is None and not flags.is_fortran_root(a):
+    if order == "C" and a._base is None and flags.root_order(a) is None:
         return True
     layout = flags.numpy_layout(a).flags
     return layout.c_contiguous if order == "C" else layout.f_contiguous
-
-
-def _laid_out(a, order):
-    """A new array laid out in Fortran order when ``order`` is 'F' (tnp._core.flags)."""
-    if isinstance(order, str) and order.upper() == "F":
-        flags.mark_fortran(a)
-    return a
 
 
 @np_doc(np.asarray)
@@ -197,10 +192,10 @@ def astype(x, dtype, /, *, copy=True, device=None):
         out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
                                                  x.shape, dtype)))
         out._scalar = x._scalar
-        return out
+        return flags.lay_out(out, flags.copy_order(x, "K"))
     out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
-    return place(out, device)
+    return place(flags.lay_out(out, flags.copy_order(x, "K")), device)
 
 
 def _int_cast_range(dtype):
@@ -278,23 +273,23 @@ def _filled(shape, value, dtype):
 @np_doc(np.zeros, result_size=_shape_size)
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
-                           device), order)
+    return flags.lay_out(place(_filled(shape, 0, dtypes.canonical(
+        float if dtype is None else dtype)), device), order)
 
 
 @np_doc(np.ones, result_size=_shape_size)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return _laid_out(place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)),
-                           device), order)
+    return flags.lay_out(place(_filled(shape, 1, dtypes.canonical(
+        float if dtype is None else dtype)), device), order)
 
 
 @np_doc(np.empty, result_size=_shape_size,
         notes="The contents are zeros (XLA has no uninitialised memory).")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
-                           device), order)
+    return flags.lay_out(place(_filled(shape, 0, dtypes.canonical(
+        float if dtype is None else dtype)), device), order)
 
 
 def _fill_value(fill_value, dtype):
@@ -314,13 +309,14 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape, dtype)
     _check_order(order)
-    return _laid_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
+    return flags.lay_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
 
 
 def _like_order(a, order, shape):
-    """'F' where NumPy's ``*_like`` of ``a`` lays its result out in Fortran order, else 'C':
-    'A' follows a Fortran-ordered ``a``; 'K' (with ``a``'s number of dimensions) follows
-    ``a``'s layout, a non-contiguous one as ``copy_order`` reads it."""
+    """'F' where NumPy's ``*_like`` of ``a`` lays its result out in Fortran order, 'C' or an
+    order of the axes (``flags.mark_order``): 'A' follows a Fortran-ordered ``a``; 'K' (with
+    ``a``'s number of dimensions) follows ``a``'s layout, a non-contiguous one as NumPy's 'K'
+    copy of it."""
     if not isinstance(order, str) or order.upper() not in ("A", "K"):
         return order
     layout = flags.numpy_layout(a) if isinstance(a, ndarray) else (
@@ -333,7 +329,7 @@ def _like_order(a, order, shape):
                                        or len(shape) == layout.ndim) else "C"
     if shape is not None and len(shape) != layout.ndim:
         return "C"
-    return flags.copy_order(a, "K") if isinstance(a, ndarray) else "C"
+    return flags.k_order(layout)
 
 
 def _like_shape_dtype(a, dtype, shape):
@@ -343,29 +339,41 @@ def _like_shape_dtype(a, dtype, shape):
     return (np.shape(a) if shape is None else _check_shape(shape, dt)), np.dtype(dt)
 
 
+def _like(r, a, order, shape, subok):
+    """The new array ``r`` of a ``*_like`` of ``a``: laid out as NumPy's and, with ``subok``,
+    of ``a``'s subclass of tnp.ndarray (its ``__array_finalize__`` called, as NumPy does)."""
+    cls = type(a)
+    if subok and cls is not ndarray and isinstance(a, ndarray):
+        buf = r._buf  # the new root's buffer moves to a root of the subclass
+        r = cls._wrap_host(buf, r._dtype) if type(buf) is np.ndarray else cls._wrap(buf)
+        r._scalar = False
+        finalize(r, a)
+    return flags.lay_out(r, _like_order(a, order, shape))
+
+
 @np_doc(np.zeros_like, result_size=_like_size)
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(a, order, shape))
+    return _like(place(_filled(shape, 0, dt), device), a, order, shape, subok)
 
 
 @np_doc(np.ones_like, result_size=_like_size)
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _laid_out(place(_filled(shape, 1, dt), device), _like_order(a, order, shape))
+    return _like(place(_filled(shape, 1, dt), device), a, order, shape, subok)
 
 
 @np_doc(np.empty_like, result_size=_like_size, notes="The contents are zeros.")
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
-    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(prototype, order, shape))
+    return _like(place(_filled(shape, 0, dt), device), prototype, order, shape, subok)
 
 
 @np_doc(np.full_like, result_size=_full_like_size)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _laid_out(place(_fill(_fill_value(fill_value, dt), shape, dt), device),
-                     _like_order(a, order, shape))
+    return _like(place(_fill(_fill_value(fill_value, dt), shape, dt), device), a, order, shape,
+                 subok)
 
 
 @functools.partial(jit, static_argnums=(2, 3))

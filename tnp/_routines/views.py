@@ -5,7 +5,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .._core import probe
-from .._core.flags import is_fortran_root, numpy_layout
+from .._core.flags import numpy_layout, root_order
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes
 from .._core.np_doc import np_doc
@@ -76,7 +76,7 @@ def _numpy_order(order, fn, *args):
 def _c_contiguous_chain(a):
     """Whether ``a`` is a C-ordered root or a chain of reshapes of one (C-contiguous: any
     reshape of it is a view), decided without replaying its layout."""
-    if is_fortran_root(a._root):
+    if root_order(a._root) is not None:
         return False
     return a._base is None or all(kind == "reshape" for kind, _ in a._chain()[0])
 
