@@ -709,7 +709,10 @@ def _method_dtype(numpy_fn, x, kw, where, out, want, res):
         except ValueError:
             fits = False
     if out is not None:
-        small_kw["out"] = probe.Out(probe.small(out).shape, out.dtype)
+        # the shape of NumPy's result on the small placeholder (one longer on the axis with
+        # ``include_initial``, which ``probe.small(out)`` would cut to 2)
+        small_kw["out"] = probe.Out(res[0] if isinstance(res, probe.Spec) else np.shape(res),
+                                    out.dtype)
         real_kw["out"] = probe.Out(out.shape, out.dtype)
         fits = fits and tuple(out.shape) == want
     if not fits:
