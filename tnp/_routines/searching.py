@@ -215,6 +215,8 @@ def take(a: ArrayLike, indices: ArrayLike, axis=None, out: OutArray = None, mode
     mode = _mode(mode)
     if axis is None:
         a, axis = a.ravel(), 0
+    elif isinstance(axis, (bool, np.bool_)):  # no integer to NumPy
+        raise TypeError("an integer is required for the axis")
     else:
         axis = normalize_axis(axis, a.ndim)
     if indices.dtype.kind not in "biuf":

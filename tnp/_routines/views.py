@@ -30,11 +30,13 @@ def _resolve_shape(shape, size):
         key = (shape, size)
     else:
         key = None
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer)) and type(shape) is not bool:
         shape = (shape,)
-    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder
-    got = probe.call(np.reshape, probe.Spec((size,), np.int8),
-                     tuple(operator.index(s) for s in shape)).shape
+    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder (a bool is
+    # no integer to it: its TypeError)
+    got = probe.call(np.reshape, probe.Spec((size,), np.int8), shape if isinstance(
+        shape, (bool, np.bool_)) else tuple(s if isinstance(s, (bool, np.bool_))
+                                            else operator.index(s) for s in shape)).shape
     if key is not None:
         if len(_shapes) >= probe.CACHE_SIZE:
             _shapes.clear()
