@@ -256,6 +256,8 @@ _FLAT_INDICES = {
     "0-d int array": lambda xp: xp.array(2), "2-d list": lambda xp: [[1, 2], [3, 4]],
     "flat": lambda xp: xp.array([0, 5, 6]).flat, "int": lambda xp: -9, "int oob": lambda xp: 9,
     "empty list": lambda xp: [],
+    "empty bytes flat": lambda xp: xp.array([], dtype="S").flat,
+    "bytes flat": lambda xp: xp.array(["a"], dtype="S").flat,
 }
 
 

@@ -286,8 +286,8 @@ class FlatIter:
             return index
 
         def host(x):
-            if isinstance(x, FlatIter):
-                x = x.base.reshape(-1)
+            if isinstance(x, FlatIter):  # NumPy's own flat iterator of a placeholder
+                return probe.placeholder(probe.Spec(x.base.shape, x.base.dtype)).flat
             if isinstance(x, ndarray):
                 return probe.placeholder(probe.Spec(x.shape, x.dtype))
             return x
@@ -300,8 +300,8 @@ class FlatIter:
             ph[idx]  # noqa: B018 - NumPy's errors and warnings only
         if isinstance(index, bool):
             return 0 if index else slice(0, 0)
-        if isinstance(index, FlatIter):
-            return index._flat()
+        if isinstance(index, FlatIter):  # an empty one of any dtype selects nothing, as ``[]``
+            return index._flat() if index.base.size else []
         if isinstance(index, (float, np.floating)) or (type(index) is list and
                                         np.asarray(index).dtype.kind == "f"):
             return np.asarray(index).astype(np.intp)[()]
