@@ -265,6 +265,21 @@ def test_astype_order(layout, order):
     check(body)
 
 
+@pytest.mark.parametrize("make", [lambda a: a.copy(), lambda a: a.copy("F"),
+                                  lambda a: a[:, ::2].ravel(), lambda a: a.T.ravel(),
+                                  lambda a: a.ravel()], ids=["copy", "copy F", "ravel strided",
+                                                             "ravel T", "ravel"])
+def test_copies_keep_a_subclass(make):
+    """NumPy's ``ndarray.copy`` (and a ravel that copies) keep a subclass."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+        a = xp.arange(6).reshape(2, 3).view(Sub)
+        r = make(a)
+        return type(r) is Sub, r.flags.owndata, r
+    check(body)
+
+
 @pytest.mark.parametrize("like", ["zeros_like", "empty_like", "full_like"])
 @pytest.mark.parametrize("subok", [True, False])
 def test_like_keeps_a_subclass(like, subok):
@@ -288,7 +303,7 @@ class _RaiseOnBool:
 
 
 COPY_VALUES = [True, np._CopyMode.ALWAYS, np.True_, None, np._CopyMode.IF_NEEDED, False,
-               np._CopyMode.NEVER, np.False_, _RaiseOnBool()]
+               np._CopyMode.NEVER, np.False_, _RaiseOnBool(), "always"]
 
 
 @pytest.mark.parametrize("copy", COPY_VALUES, ids=repr)

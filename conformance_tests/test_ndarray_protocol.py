@@ -225,6 +225,7 @@ def test_conj_of_a_real_array_is_itself(dt):
         return a.conj() is a, a.conjugate() is a, a.conj(o) is o, o, a.conjugate()
     check(body, np.array([1, 0, 2], dt))
     check(lambda xp, a: a.conj(), np.array(["a"]))
+    check(lambda xp, a: (a.conj(), a.conjugate()), np.array([1 - 1j, 1, 2.0], object))
 
 
 @pytest.mark.parametrize("v", [4.0, 20.0, 4, np.float32(4.5), [0, 1, 2, 3], [4, 5], "x"],

@@ -185,7 +185,7 @@ class _Methods:
         return r if r is self or order in ("K", "k") else lay_out(r, copy_order(self, order))
 
     def copy(self, order="C"):
-        return _ns.copy(self, order=order)
+        return as_type_of(_ns.copy(self, order=order), self)  # NumPy's method keeps a subclass
 
     def reshape(self, *shape, order="C", copy=None):
         if not shape:
@@ -301,7 +301,7 @@ class _Methods:
         into ``out``."""
         kind = self._dtype.kind
         if kind in "cO":
-            return _ns.conjugate(self, out)
+            return _ns.conjugate(self) if out is None else _ns.conjugate(self, out)
         if kind not in "biuf":
             raise TypeError("cannot conjugate non-numeric dtype")
         if out is None:
@@ -390,6 +390,20 @@ def finalize(new, obj):
     func = getattr(_type(new), "__array_finalize__", None)
     if func is not None and func is not ndarray.__array_finalize__:
         func(new, obj)
+
+
+def as_type_of(r, a):
+    """The new root ``r`` as an array of ``a``'s class where that is a subclass of tnp.ndarray
+    (its buffer moved to a root of that class, whose ``__array_finalize__`` is called with
+    ``a``), as NumPy makes a new array like ``a``; else ``r``."""
+    cls = _type(a)
+    if cls is ndarray:
+        return r
+    buf = r._buf
+    out = cls._wrap_host(buf, r._dtype) if _type(buf) is np.ndarray else cls._wrap(buf)
+    out._scalar = False
+    finalize(out, a)
+    return out
 
 
 def _host_tier(name, method):

@@ -8,7 +8,7 @@ from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
 from .._core import caches, devices, dtypes, flags, lazy, placement, probe
-from .._core.array_methods import finalize
+from .._core.array_methods import as_type_of
 from .._core.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
@@ -134,6 +134,9 @@ def _copy_mode(copy):
         return copy
     if isinstance(copy, np._CopyMode):
         return {np._CopyMode.ALWAYS: True, np._CopyMode.IF_NEEDED: None}.get(copy, False)
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
+                         "instead.")
     return bool(copy)
 
 
@@ -342,12 +345,8 @@ def _like_shape_dtype(a, dtype, shape):
 def _like(r, a, order, shape, subok):
     """The new array ``r`` of a ``*_like`` of ``a``: laid out as NumPy's and, with ``subok``,
     of ``a``'s subclass of tnp.ndarray (its ``__array_finalize__`` called, as NumPy does)."""
-    cls = type(a)
-    if subok and cls is not ndarray and isinstance(a, ndarray):
-        buf = r._buf  # the new root's buffer moves to a root of the subclass
-        r = cls._wrap_host(buf, r._dtype) if type(buf) is np.ndarray else cls._wrap(buf)
-        r._scalar = False
-        finalize(r, a)
+    if subok and isinstance(a, ndarray):
+        r = as_type_of(r, a)
     return flags.lay_out(r, _like_order(a, order, shape))
 
 
