@@ -295,9 +295,6 @@ KNOWN_MESSAGES = {
         "vdot of different sizes: JAX's text",
     (r"duplicate axes are not allowed in tensordot", r"shape-mismatch for sum"):
         "tensordot with duplicate axes: JAX's text",
-    (r"output array is not acceptable \(must have the right datatype, number of dimensions, "
-     r"and be a C-Array\)", r"output array is not acceptable .*"):
-        "dot(out=) of the wrong kind: NumPy's text with a different tail",
     (r"operands could not be broadcast together with remapped shapes .*", r"Size of label .*"):
         "einsum with mismatched label sizes: JAX's einsum text",
     (r"einstein sum subscripts string included output subscript '\w' which never appeared "

@@ -220,6 +220,115 @@ def test_arange_keywords_and_arrays():
     check(lambda xp, a: xp.arange(a), np.array([4]))
 
 
+@pytest.mark.parametrize("args, kwargs", [
+    ((), {"stop": 3}), ((), {"start": 3, "stop": 9}), ((0,), {"stop": 3}),
+    ((), {"start": 4}), ((), {"step": 3}), ((), {"dtype": "int64"}), ((), {}),
+    ((0,), {"start": 3}), ((0, 5, 2, float), {}), ((1, 2, 3, 4, 5), {}), ((2,), {"foo": 1}),
+    ((None, 5), {}), ((2, None), {}), ((), {"start": 2.5, "stop": 7, "step": 2, "dtype": "f4"})],
+    ids=repr)
+def test_arange_arguments_as_numpy_parses_them(args, kwargs):
+    """NumPy's C code takes ``start=`` and ``stop=`` by keyword and ``dtype`` positionally,
+    though its published signature shows ``start`` positional-only."""
+    check(lambda xp: xp.arange(*args, **kwargs))
+
+
+LAYOUTS = {
+    "C": lambda xp: xp.arange(24).reshape(2, 3, 4),
+    "F": lambda xp: xp.asfortranarray(xp.arange(24).reshape(2, 3, 4)),
+    "swapaxes": lambda xp: xp.arange(24).reshape(2, 3, 4).swapaxes(0, 1),
+    "transpose": lambda xp: xp.arange(24).reshape(2, 3, 4).transpose(2, 0, 1),
+    "sliced": lambda xp: xp.arange(48).reshape(4, 3, 4)[::2].transpose(1, 0, 2),
+}
+LIKES = {
+    "zeros_like": lambda xp, a, **kw: xp.zeros_like(a, **kw),
+    "empty_like": lambda xp, a, **kw: xp.empty_like(a, **kw),
+    "full_like": lambda xp, a, **kw: xp.full_like(a, 7, **kw),
+    "copy": lambda xp, a, **kw: xp.array(a, copy=True, dtype=kw.get("dtype")),
+    "astype": lambda xp, a, **kw: a.astype(kw.get("dtype") or a.dtype),
+}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("like", LIKES)
+@pytest.mark.parametrize("dtype", [None, "i1", "c16"])
+def test_like_and_copy_keep_the_axis_order(layout, like, dtype):
+    """NumPy's 'K' results follow the order of their input's axes in memory, a permuted one
+    too: the same strides, flags, and the layout of their own views and copies."""
+    def body(xp):
+        r = LIKES[like](xp, LAYOUTS[layout](xp), dtype=dtype)
+        v = r[:, 1:]
+        return (r.strides, r.flags.c_contiguous, r.flags.f_contiguous, r.flags.owndata,
+                v.strides, r.copy("K").strides, r.ravel("K").flags.owndata,
+                xp.ravel(r, "K").base is r)
+    check(body)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+def test_astype_order(layout, order):
+    def body(xp):
+        r = LAYOUTS[layout](xp).astype("f4", order=order)
+        return r.strides, r.flags.c_contiguous, r.flags.f_contiguous, r.copy("K").strides
+    check(body)
+
+
+@pytest.mark.parametrize("make", [lambda a: a.copy(), lambda a: a.copy("F"),
+                                  lambda a: a[:, ::2].ravel(), lambda a: a.T.ravel(),
+                                  lambda a: a.ravel()], ids=["copy", "copy F", "ravel strided",
+                                                             "ravel T", "ravel"])
+def test_copies_keep_a_subclass(make):
+    """NumPy's ``ndarray.copy`` (and a ravel that copies) keep a subclass."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+        a = xp.arange(6).reshape(2, 3).view(Sub)
+        r = make(a)
+        return type(r) is Sub, r.flags.owndata, r
+    check(body)
+
+
+@pytest.mark.parametrize("like", ["zeros_like", "empty_like", "full_like"])
+@pytest.mark.parametrize("subok", [True, False])
+def test_like_keeps_a_subclass(like, subok):
+    def body(xp):
+        class Sub(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.seen = type(obj).__name__
+
+        a = xp.arange(4).reshape(2, 2).view(Sub)
+        r = LIKES[like](xp, a, subok=subok)
+        return type(r) is Sub, getattr(r, "seen", None), r.flags.owndata, r
+    check(body)
+
+
+class _RaiseOnBool:
+    def __bool__(self):
+        raise ValueError("no truth value")
+
+    def __repr__(self):
+        return "RaiseOnBool()"
+
+
+COPY_VALUES = [True, np._CopyMode.ALWAYS, np.True_, None, np._CopyMode.IF_NEEDED, False,
+               np._CopyMode.NEVER, np.False_, _RaiseOnBool(), "always"]
+
+
+@pytest.mark.parametrize("copy", COPY_VALUES, ids=repr)
+def test_array_copy_argument_forms(copy):
+    """``copy=`` as NumPy reads it: its ``_CopyMode`` members, NumPy bools, any object's truth
+    value; a scalar (a NumPy scalar, an element) cannot be made an array without a copy."""
+    def same(xp, a):
+        r = xp.array(a, copy=copy)
+        return r is a, r.flags.owndata, r
+    check(same, np.arange(4))
+    check(lambda xp, a: xp.array(a, copy=copy, dtype=np.int64) is a, np.arange(4))
+    check(lambda xp, a: xp.array(a, copy=copy, order="C"), np.arange(6).reshape(2, 3).T)
+    check(lambda xp, a: xp.array(a[()], copy=copy), np.array(2.5))
+    check(lambda xp, a: xp.array(a[1], copy=copy), np.arange(3))
+    check(lambda xp: xp.array(np.datetime64(0, "s"), copy=copy))
+    check(lambda xp: xp.array(1.5, copy=copy))
+
+
 @pytest.mark.parametrize("dt", ["<u2", "=i8"])
 def test_native_byte_order_spelled_out(dt):
     check(lambda xp, a: xp.asarray(a), np.arange(4).astype(dt))

@@ -98,3 +98,26 @@ def test_require_copies_views_and_read_only(req):
         r = xp.require(a, None, req)
         return r is a, r.flags.writeable
     check(read_only, np.arange(3.0))
+
+
+@pytest.mark.parametrize("req", ["A", "C", "F", "O", "W", ["A", "F"]], ids=repr)
+def test_require_unaligned_read_only_field(req):
+    """A field after a one-byte field is unaligned (NumPy's ALIGNED flag); require copies it
+    to the order asked for."""
+    def body(xp):
+        arr = xp.zeros((2, 2), [("junk", "i1"), ("a", "f8")])
+        arr.setflags(write=False)
+        a = arr["a"]
+        r = xp.require(a, "c16", req)
+        return (a.flags["A"], r.flags["A"], r.flags["C"], r.flags["F"], r.flags["O"],
+                r.flags["W"], r.dtype)
+    check(body)
+
+
+def test_bool_bytes_other_than_0_and_1_are_true():
+    """A bool array over bytes like 0xff (``frombuffer``) counts each as True (one), as NumPy."""
+    data = b"\xff\x00\x02\x01" * 5
+    check(lambda xp: (xp.frombuffer(data, bool).sum(), xp.frombuffer(data, bool)[::-2].sum(),
+                      xp.frombuffer(data, bool).astype(np.uint8),
+                      xp.count_nonzero(xp.frombuffer(data, bool))))
+    check(lambda xp, a: xp.asarray(a).astype(int), np.frombuffer(data, bool))

@@ -120,6 +120,8 @@ def test_digitize_errors_and_nan():
     check(lambda xp, x: xp.digitize(x, [0, 2, 1]), x)
     check(lambda xp, x: xp.digitize(x, [0, 1, 2]), x.astype(complex))
     check(lambda xp, x: xp.digitize(x, [[0, 1], [1, 2]]), x)
+    check(lambda xp, x: xp.digitize(x, [1, 2, 3 + 1j]), x)
+    check(lambda xp, x: xp.digitize(x, np.array([1, 2, 3], complex)), x)
 
 
 @pytest.mark.parametrize("nx,ny", [(10, 11), (20, 19), (0, 1)])

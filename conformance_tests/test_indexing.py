@@ -193,6 +193,21 @@ def test_read_cases(name):
     check(READS[name], A)
 
 
+class _TupleSubclass(tuple):
+    pass
+
+
+@pytest.mark.parametrize("index", [([1], [1]), (1, 2), (slice(1, None), [0, 2]), ()],
+                         ids=str)
+def test_tuple_subclass_is_an_nd_index(index):
+    """A tuple subclass indexes as a tuple does (NumPy reads it as a multi-dimensional index)."""
+    def body(xp, a):
+        r = a[_TupleSubclass(index)]
+        a[_TupleSubclass(index)] = -1
+        return r, a
+    check(body, A)
+
+
 def _set(index, value):
     def body(xp, a):
         a[index] = value

@@ -192,6 +192,13 @@ def test_roll(dt):
     check(lambda xp, a: xp.roll(a, 2), a[0, 0])
 
 
+@pytest.mark.parametrize("shift", [np.uint16(2), np.uint64(2**63 + 2), 2**100, -2**70],
+                         ids=repr)
+def test_roll_shift_past_int64(shift):
+    check(lambda xp, a: xp.roll(a, shift), np.arange(4))
+    check(lambda xp, a: xp.roll(a, (shift, 1), (0, 1)), np.arange(6.0).reshape(2, 3))
+
+
 def test_rollaxis_rot90_views():
     a = np.arange(24.0).reshape(2, 3, 4)
     for axis, start in [(2, 0), (0, 2), (1, 3), (-1, 1), (1, 1), (3, 0), (0, 5), (0, -4)]:

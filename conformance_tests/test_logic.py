@@ -1,5 +1,7 @@
 """all, any, isclose, allclose, array_equal, array_equiv, isscalar, isreal, iscomplex,
 isrealobj, iscomplexobj, real_if_close, isneginf, isposinf."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -81,6 +83,20 @@ def test_isclose_tolerances():
     check(lambda xp, a, b: xp.isclose(a, b, rtol=np.array([0, 0.1, 0.01, 1])), a, b)
     check(lambda xp, a, b: xp.isclose(a, b[:3]), a, b)
     check(lambda xp, a, b: xp.isclose(a.astype(np.float16), b.astype(np.float16), 1e-3), a, b)
+
+
+@pytest.mark.parametrize("mode", ["warn", "raise", "ignore"])
+@pytest.mark.parametrize("atol, rtol", [(np.inf, 1e-5), (1e-8, np.nan), (np.array([0, np.inf]), 0),
+                                        (1e-8, 1e-5)], ids=repr)
+def test_isclose_invalid_tolerances(mode, atol, rtol):
+    """NumPy's RuntimeWarning (FloatingPointError under errstate 'raise') for a non-finite
+    tolerance, with its message."""
+    def body(xp, a):
+        with warnings.catch_warnings(record=True) as w, xp.errstate(invalid=mode):
+            warnings.simplefilter("always")
+            r = xp.isclose(a, a, atol=atol, rtol=rtol)
+        return r, [(x.category, str(x.message)) for x in w]
+    check(body, np.array([1.0, 2.0]))
 
 
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)

@@ -1,5 +1,6 @@
 """concat, row_stack, from_dlpack, isfortran, iterable, mintypecode, typename, broadcast, shape,
 ndim, size."""
+import inspect
 import warnings
 
 import numpy as np
@@ -108,6 +109,17 @@ def test_broadcast_of_broadcast():
         return _bc_attrs(bc), list(bc)
     check(body, np.ones((2, 1)), np.arange(3.0), np.array(5))
     check(lambda xp: _bc_attrs(xp.broadcast([1, 2], 3.0)) + (list(xp.broadcast([1, 2], 3.0)),))
+
+
+def test_broadcast_iters_base_keywords_and_signature():
+    def body(xp, a, b):
+        bc = xp.broadcast(xp.broadcast(a), b)
+        return ([it.base is x for it, x in zip(bc.iters, (a, b))],
+                [(it.index, list(it)) for it in bc.iters])
+    check(body, np.ones((2, 1)), np.arange(3.0))
+    check(lambda xp: xp.broadcast(1, x=1))
+    check(lambda xp: (str(inspect.signature(xp.broadcast)),
+                      str(inspect.signature(xp.broadcast.reset))))
 
 
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, (), (0,), (1,), (0, 1), (1, 0), 2, (0, 0),

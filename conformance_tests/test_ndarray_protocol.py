@@ -217,3 +217,32 @@ def test_resize_argument_errors(args, kw):
         a.resize(*args, **kw)
         return a
     check(body)
+
+
+@pytest.mark.parametrize("shape, args", [((1,), ((),)), ((1,), ([],)), ((), ((1,),)),
+                                         ((2,), ()), ((2,), (None,)), ((3,), ((),))], ids=str)
+def test_resize_to_and_from_0d(shape, args):
+    """``resize(())`` makes a 0-d array; ``resize()`` and ``resize(None)`` change nothing."""
+    def body(xp):
+        a = xp.ones(shape)
+        a.resize(*args, refcheck=False)
+        return a, a.shape, a.size
+    check(body)
+
+
+@pytest.mark.parametrize("dt", ["?", "b", "h", "I", "f4", "d", "F", "D"])
+def test_conj_of_a_real_array_is_itself(dt):
+    """NumPy's ``conj``/``conjugate`` methods return a real array itself, copy it into an
+    ``out`` given, and take the ufunc for complex arrays."""
+    def body(xp, a):
+        o = xp.zeros(3, dt)
+        return a.conj() is a, a.conjugate() is a, a.conj(o) is o, o, a.conjugate()
+    check(body, np.array([1, 0, 2], dt))
+    check(lambda xp, a: a.conj(), np.array(["a"]))
+    check(lambda xp, a: (a.conj(), a.conjugate()), np.array([1 - 1j, 1, 2.0], object))
+
+
+@pytest.mark.parametrize("v", [4.0, 20.0, 4, np.float32(4.5), [0, 1, 2, 3], [4, 5], "x"],
+                         ids=repr)
+def test_contains(v):
+    check(lambda xp, a: v in a, np.arange(16.0).reshape(4, 4))

@@ -84,6 +84,25 @@ def test_out():
     check(lambda xp, a, b, o: xp.einsum("ij,jk", a, b, out=o), a, b, np.zeros((3, 2)))
 
 
+@pytest.mark.parametrize("make", [lambda xp: xp.empty((3, 4))[:, ::2],
+                                  lambda xp: xp.empty((3, 4))[:, :2],
+                                  lambda xp: xp.empty((2, 3)).T, lambda xp: xp.empty((3, 2))[::-1],
+                                  lambda xp: xp.empty((3,)), lambda xp: xp.empty((3, 2), order="F"),
+                                  lambda xp: xp.empty((3, 2))])
+def test_dot_out_must_be_c_contiguous(make):
+    """NumPy's dot writes only into a C-contiguous ``out`` of the result's shape and dtype (its
+    ValueError otherwise, the out left unchanged)."""
+    def body(xp, a, b):
+        o = make(xp)
+        o[...] = 7
+        try:
+            xp.dot(a, b, out=o)
+        except ValueError as e:
+            return str(e), o
+        return o
+    check(body, _arr((3, 4), "float64"), _arr((4, 2), "float64"))
+
+
 @pytest.mark.parametrize("sub,shapes", [
     ("ii", [(3, 3)]), ("ii->i", [(3, 3)]), ("ij->ji", [(2, 3)]), ("ij->", [(2, 3)]),
     ("i,i", [(3,), (3,)]), ("i,j->ij", [(2,), (3,)]),

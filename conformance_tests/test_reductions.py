@@ -151,6 +151,17 @@ def test_cumulative_array_api(name, dt, kw):
     check(lambda xp, a: getattr(xp, name)(a, **kw), _data(dt).ravel())
 
 
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("axis, out_shape", [(0, (3, 2)), (1, (2, 3)), (0, (2, 2)),
+                                             (1, (3, 3)), (0, (1, 2))], ids=str)
+def test_cumulative_include_initial_out(name, axis, out_shape):
+    def body(xp, a):
+        out = xp.zeros(out_shape)
+        r = getattr(xp, name)(a, axis=axis, out=out, include_initial=True)
+        return r is out, out
+    check(body, np.arange(1, 5).reshape(2, 2))
+
+
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("axis", [None, 1, (0, 2)], ids=str)
 def test_count_nonzero(dt, axis):

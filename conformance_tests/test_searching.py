@@ -1,5 +1,7 @@
 """where, nonzero, argwhere, flatnonzero, extract, select, piecewise, choose, compress, take,
 take_along_axis, searchsorted (and the ndarray methods that call them)."""
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -60,6 +62,26 @@ def test_where3_weak_scalars(scalar, dt):
     check(lambda xp, c: xp.where(c, scalar, 2.5), _data(np.dtype(bool)))
 
 
+@pytest.mark.parametrize("v", [None, 1e150, -1e150, 1e10, float("inf")], ids=repr)
+@pytest.mark.parametrize("dt", ["e", "f", "d"])
+def test_where_none_and_overflowing_python_floats(v, dt):
+    """``None`` is a value (an object array), not a missing argument; a Python float past the
+    result dtype's range warns as NumPy's cast does (an error under errstate 'raise')."""
+    def body(xp, c, x):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = xp.where(c, x, v)
+        with xp.errstate(over="raise"):
+            try:
+                xp.where(c, x, v)
+                raised = None
+            except FloatingPointError as e:
+                raised = str(e)
+        return r, r.dtype, raised, [(m.category, str(m.message)) for m in w]
+    check(body, np.array([True, False]), np.ones(2, dt))
+    check(lambda xp: xp.where(True, None, None))
+
+
 def test_where_errors():
     check(lambda xp, c: xp.where(c, 1), np.ones(3, bool))
     check(lambda xp, c: xp.where(c, y=1), np.ones(3, bool))
@@ -114,6 +136,8 @@ def test_choose_out_and_errors():
     check(body, np.array([0, 1, 1]), np.zeros(3))
     check(lambda xp, a: xp.choose(a, [[1, 2], [3, 4]]), np.array([0.0, 1.0]))
     check(lambda xp, a: xp.choose(a, [[1, 2], [3, 4]], mode="bogus"), np.array([0, 1]))
+    for n in (63, 64):  # NumPy's limit: 64 operands, ``a`` one of them
+        check(lambda xp, a: a.choose([0, a] + [2] * (n - 2)), np.zeros((1,) * 32, np.intp))
 
 
 @pytest.mark.parametrize("dt", [np.dtype(c) for c in "?bqHfdD"], ids=str)

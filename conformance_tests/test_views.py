@@ -140,6 +140,27 @@ def test_read_only_views(make):
     check(write_after_base_changed, A)
 
 
+FLAG_KEYS = ["C", "F", "FNC", "FORC", "B", "BEHAVED", "CA", "CARRAY", "FA", "FARRAY", "A", "W",
+             "O", "X", "fnc", "Q"]
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_derived_flags(name):
+    def body(xp, a, fortran=False):
+        v = VIEWS[name](xp, xp.asfortranarray(a) if fortran else a)
+        f = v.flags
+        out = [f.fnc, f.forc, f.behaved, f.carray, f.farray]
+        for k in FLAG_KEYS:
+            try:
+                out.append(f[k])
+            except KeyError as e:
+                out.append(str(e))
+        v.setflags(write=False)
+        return out + [v.flags.behaved, v.flags.carray, v.flags.farray]
+    check(body, A)
+    check(lambda xp, a: body(xp, a, True), A)
+
+
 def test_setflags_write_true_on_diagonal_writes_through():
     def body(xp, a):
         d = xp.diagonal(a, -1)
@@ -168,7 +189,11 @@ def test_setflags_read_only():
 
 
 @pytest.mark.parametrize("make", [lambda xp, a: a.T.reshape(-1), lambda xp, a: a[:, ::2].ravel(),
-                                  lambda xp, a: a[:, 1].reshape(8)])
+                                  lambda xp, a: a[:, 1].reshape(8),
+                                  lambda xp, a: a.reshape(-1)[::2].ravel(),
+                                  lambda xp, a: a[0, :, 1].ravel("K"),
+                                  lambda xp, a: a[0, :, 1:2].ravel("A"),
+                                  lambda xp, a: a[::-1].ravel("K")])
 def test_reshape_copies_where_numpy_copies(make):
     def body(xp, a):
         r = make(xp, a)
@@ -205,6 +230,21 @@ def test_flat_reads_copy_and_writes_through():
     check(body, A)
 
 
+@pytest.mark.parametrize("ndim", [32, 33, 64])
+def test_flat_dimension_limit_and_deletion(ndim):
+    def body(xp):
+        a = xp.ones((1,) * ndim)
+        try:
+            it = a.flat
+        except RuntimeError as e:
+            return str(e)
+        try:
+            del it[0]
+        except TypeError as e:
+            return len(it), str(e)
+    check(body)
+
+
 _FLAT_INDICES = {
     "True": lambda xp: True, "False": lambda xp: False, "np.True_": lambda xp: np.True_,
     "bool and int list": lambda xp: [True, 1], "bool list": lambda xp: [True, True],
@@ -216,6 +256,8 @@ _FLAT_INDICES = {
     "0-d int array": lambda xp: xp.array(2), "2-d list": lambda xp: [[1, 2], [3, 4]],
     "flat": lambda xp: xp.array([0, 5, 6]).flat, "int": lambda xp: -9, "int oob": lambda xp: 9,
     "empty list": lambda xp: [],
+    "empty bytes flat": lambda xp: xp.array([], dtype="S").flat,
+    "bytes flat": lambda xp: xp.array(["a"], dtype="S").flat,
 }
 
 

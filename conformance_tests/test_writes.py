@@ -1,6 +1,7 @@
 """Writing routines and in-place operators against NumPy: copyto, put, put_along_axis, putmask,
 place, fill, fill_diagonal, augmented assignment on views; errors leave arrays unchanged."""
 import operator
+import warnings
 
 import numpy as np
 import pytest
@@ -68,6 +69,9 @@ def test_put_errors():
     check(lambda xp, a: xp.put([1, 2], [0], 1), A)
     check(lambda xp, a: xp.put(a, [0], 1, mode="bad"), A)
     check(lambda xp, a: xp.put(a, [0.0], 1), A)
+    for mode in ("wrap", "clip", "raise"):
+        check(lambda xp: xp.put(xp.asarray([]), 1, 1, mode=mode))
+        check(lambda xp: xp.put(xp.zeros((0, 2), int), [], 1, mode=mode))
 
 
 @pytest.mark.parametrize("axis", [0, 1, -1, None])
@@ -185,3 +189,35 @@ def test_writing_routines_on_dtypes_only_numpy_holds(dt):
     # NumPy's errors: an index out of range, a value it cannot convert
     check(lambda xp, a: xp.put(a, [9], a[0, :1]), src)
     check(lambda xp, a: xp.copyto(a, "not a number" if a.dtype.kind != "U" else object()), src)
+
+
+CASTS_OF_COMPLEX = {
+    "setitem": lambda xp, x, c: x.__setitem__(slice(None), c),
+    "fancy": lambda xp, x, c: x.__setitem__([1, 0], c),
+    "mask": lambda xp, x, c: x.__setitem__(xp.array([True, False]), c[:1]),
+    "copyto": lambda xp, x, c: xp.copyto(x, c, casting="unsafe"),
+    "out": lambda xp, x, c: xp.add(c, c, out=x, casting="unsafe"),
+    "astype": lambda xp, x, c: c.astype(x.dtype),
+    "asarray": lambda xp, x, c: xp.asarray(c, dtype=x.dtype),
+}
+
+
+@pytest.mark.parametrize("dt", [np.int64, np.uint8, np.float32, np.float64, bool], ids=str)
+@pytest.mark.parametrize("name", CASTS_OF_COMPLEX)
+def test_complex_to_real_warns(name, dt):
+    """NumPy's ComplexWarning where complex data is cast to a real number dtype (not bool);
+    under an 'error' filter nothing is written."""
+    def body(xp, c):
+        x = xp.ones(2, dt)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            CASTS_OF_COMPLEX[name](xp, x, c)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            try:
+                CASTS_OF_COMPLEX[name](xp, x, c * 2)
+                raised = False
+            except np.exceptions.ComplexWarning:
+                raised = True
+        return x, raised, [(type(m.message), str(m.message)) for m in w]
+    check(body, np.array([1 + 2j, 3j]))

@@ -134,6 +134,18 @@ def test_host_positional_out_is_written(auto, name):
     same(actual, expected)
 
 
+@pytest.mark.parametrize("call", [lambda m, x, o: m.add(x, 1, o), lambda m, x, o: m.sin(x, o),
+                                  lambda m, x, o: x.conjugate(o)])
+def test_host_ufunc_positional_out_is_written(auto, call):
+    x = np.arange(3.0) - 1j
+    a, t = np.zeros(3, complex), tnp.zeros(3, complex)
+    expected = call(np, x, a)
+    actual = call(tnp, tnp.asarray(x), t)
+    assert actual is t and t._on_host
+    same(t, a)
+    same(actual, expected)
+
+
 @pytest.mark.parametrize("write", WRITES)
 def test_host_writes_are_numpys(auto, write):
     a = np.arange(6, dtype=np.int16)

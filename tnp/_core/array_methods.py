@@ -14,7 +14,7 @@ from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
 
 from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
-from .flags import Flags, FlatIter, copy_order, numpy_layout
+from .flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray, numpy_value
 
@@ -181,10 +181,11 @@ class _Methods:
         # NumPy's errors for order= and casting=, from its astype on a placeholder
         probe.call(np.ndarray.astype, probe.Spec((0,), self._dtype), target, order=order,
                    casting=casting)
-        return _ns.astype(self, target, copy=copy)
+        r = _ns.astype(self, target, copy=copy)  # laid out as 'K' says
+        return r if r is self or order in ("K", "k") else lay_out(r, copy_order(self, order))
 
     def copy(self, order="C"):
-        return _ns.copy(self, order=order)
+        return as_type_of(_ns.copy(self, order=order), self)  # NumPy's method keeps a subclass
 
     def reshape(self, *shape, order="C", copy=None):
         if not shape:
@@ -227,9 +228,13 @@ class _Methods:
             target = dtypes.canonical(dtype)
             shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
             v = self._view(("bitcast", (target, shape)), (), shape, target, cls=type)
-        if type is not None and callable(getattr(type, "__array_finalize__", None)):
-            v.__array_finalize__(self)
+        if type is not None:
+            finalize(v, self)
         return v
+
+    def __array_finalize__(self, obj, /):
+        """NumPy's: nothing (a subclass's own is called where NumPy calls it: ``finalize``)."""
+        return None
 
     def getfield(self, dtype, offset=0):
         """A view of ``dtype`` values read from each element's bytes at ``offset``."""
@@ -287,6 +292,25 @@ class _Methods:
             raise TypeError(f"unhashable type: '{type(self).__name__}'")
         return hash(self._scalar_host()[()])
 
+    def __contains__(self, value):
+        """NumPy's: ``(a == value).any()`` (a sync)."""
+        return bool(_ns.any(self == value))
+
+    def conjugate(self, out=None, /):
+        """NumPy's: a real numeric array is its own conjugate (``a.conj() is a``), or is copied
+        into ``out``."""
+        kind = self._dtype.kind
+        if kind in "cO":
+            return _ns.conjugate(self) if out is None else _ns.conjugate(self, out)
+        if kind not in "biuf":
+            raise TypeError("cannot conjugate non-numeric dtype")
+        if out is None:
+            return self
+        _ns.copyto(out, self)
+        return out
+
+    conj = conjugate
+
     def flatten(self, order="C"):
         return _ns.ravel(self, order=order).copy()
 
@@ -317,8 +341,10 @@ class _Methods:
         refcheck = operator.index(refcheck)  # NumPy's TypeError for a refcheck not an integer
         if len(new_shape) == 1 and (new_shape[0] is None or not isinstance(
                 new_shape[0], (int, np.integer))):
-            new_shape = new_shape[0]
-        if new_shape is None or new_shape == ():
+            new_shape = new_shape[0]  # ``resize(())`` and ``resize([])``: to 0-d
+        elif not new_shape:
+            return None  # ``resize()``: nothing to do
+        if new_shape is None:
             return None
         shape = (operator.index(new_shape),) if isinstance(new_shape, (int, np.integer)) \
             else tuple(operator.index(n) for n in new_shape)
@@ -357,6 +383,29 @@ class _Methods:
             raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
         return devices.place(self, device)
 
+def finalize(new, obj):
+    """NumPy's call of the ``__array_finalize__`` of ``new``'s class (a subclass of tnp.ndarray)
+    with ``obj``, the array ``new`` was made from: taken from the class (a property there is
+    not callable: Python's TypeError), skipped when it is tnp.ndarray's own or None."""
+    func = getattr(_type(new), "__array_finalize__", None)
+    if func is not None and func is not ndarray.__array_finalize__:
+        func(new, obj)
+
+
+def as_type_of(r, a):
+    """The new root ``r`` as an array of ``a``'s class where that is a subclass of tnp.ndarray
+    (its buffer moved to a root of that class, whose ``__array_finalize__`` is called with
+    ``a``), as NumPy makes a new array like ``a``; else ``r``."""
+    cls = _type(a)
+    if cls is ndarray:
+        return r
+    buf = r._buf
+    out = cls._wrap_host(buf, r._dtype) if _type(buf) is np.ndarray else cls._wrap(buf)
+    out._scalar = False
+    finalize(out, a)
+    return out
+
+
 def _host_tier(name, method):
     """``method`` of an array on the host: NumPy's own ``ndarray.<name>`` on its host value
     when the call runs there (``host.call``: an in-place method NumPy would run on the
@@ -378,9 +427,10 @@ def _host_tier(name, method):
 
 # Methods NumPy's would run differently: tnp's own view, export and pickling protocols.
 # (``resize`` counts the references to its array: a wrapper's frame would hold one more;
-# ``reshape`` and ``transpose`` are views, which the host tier declines: no detour for them.)
+# ``reshape``, ``transpose`` and a real array's ``conj`` are views or the array itself, which
+# the host tier declines: no detour for them.)
 _TNP_ONLY = frozenset({"view", "to_device", "tobytes", "tofile", "dump", "dumps", "setflags",
-                       "resize", "reshape", "transpose"})
+                       "resize", "reshape", "transpose", "conj", "conjugate"})
 
 for _name, _member in list(vars(_Methods).items()):
     if _name not in ("__module__", "__qualname__", "__dict__", "__weakref__", "__doc__"):
@@ -419,7 +469,8 @@ def _from_host(arr):
 
 # ---- methods that are the namespace function with the array as first argument -------------
 _DELEGATED_METHODS = (
-    "all", "any", "argmax", "argmin", "argpartition", "argsort", "conj", "conjugate", "cumprod", "cumsum", "diagonal", "dot", "max", "mean", "min",
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "cumprod", "cumsum",
+    "diagonal", "dot", "max", "mean", "min",
     "nonzero", "prod", "put", "ravel", "repeat", "round", "searchsorted", "squeeze", "std",
     "sum", "swapaxes", "take", "trace", "var")
 

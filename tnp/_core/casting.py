@@ -2,9 +2,18 @@
 
 Used by every conversion tnp makes (creation, ``astype``, the write path, ufunc outputs)."""
 import functools
+import warnings
 
 from .jaxload import jit, jnp
 import numpy as np
+
+
+def warn_complex_to_real(src, dst, stacklevel=3):
+    """NumPy's ComplexWarning for a cast of complex data (dtype ``src``) to a real number dtype
+    ``dst`` (not bool): the imaginary part is dropped."""
+    if np.dtype(src).kind == "c" and np.dtype(dst).kind in "iuf":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=stacklevel + 1)
 
 
 def numpy_cast(x, dtype):

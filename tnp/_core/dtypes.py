@@ -65,9 +65,12 @@ def check_supported(dt):
 
 def native(host):
     """A host array XLA can take: a supported dtype in native byte order under its canonical
-    type code (NumPy has two uint64 codes, 'L' and 'Q'; JAX must only ever see one)."""
+    type code (NumPy has two uint64 codes, 'L' and 'Q'; JAX must only ever see one), bools as
+    0 and 1."""
     dt = np.dtype(host.dtype.name) if host.dtype.kind in "biufc" else host.dtype
     check_supported(dt)
+    if dt.kind == "b":  # bytes other than 0 and 1 (``frombuffer``) are True: XLA reads them raw
+        return host.view(np.uint8).astype(dt)
     return host.astype(dt, copy=False)
 
 
@@ -117,6 +120,13 @@ def check_python_int(value, dt):
         if not info.min <= value <= info.max:
             np.array(value, dt)
             raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+
+
+def check_python_float(value, dt):
+    """NEP 50: a Python float past a smaller float dtype's range warns (or raises) as NumPy's
+    cast of it does, under the error state ("overflow encountered in cast")."""
+    if type(value) is float and dt.kind == "f" and dt.itemsize < 8:
+        np.asarray(value).astype(dt)
 
 
 def default_float():

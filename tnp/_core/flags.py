@@ -13,48 +13,77 @@ from numpy.lib.stride_tricks import as_strided
 from . import indexing, probe, write
 from .ndarray import ndarray
 
-# Roots laid out in Fortran order (``order='F'`` creations and copies): their placeholder has
-# NumPy's F strides, so flags, strides and every view's layout follow NumPy. The values are the
-# same whatever the order (a jax.Array has no layout); only what NumPy reports of the memory
-# differs. Keyed by id (an ndarray is unhashable), weakly.
-_FORTRAN = weakref.WeakValueDictionary()
+# Roots laid out in an axis order other than C's (``order='F'`` creations and copies, 'K'
+# copies of views whose axes are permuted): the order of their axes in memory, the slowest
+# first. Their placeholder has the strides NumPy gives such an array, so flags, strides and
+# every view's layout follow NumPy. The values are the same whatever the order (a jax.Array has
+# no layout); only what NumPy reports of the memory differs. Keyed by id (an ndarray is
+# unhashable), weakly.
+_ORDER = {}
 
 
-def mark_fortran(a):
-    """Lay out the root ``a`` (a fresh array, not yet seen by anyone) in Fortran order; returns
-    ``a``. Arrays of fewer than 2 dimensions are both C and F contiguous: nothing to mark."""
-    if a._base is None and len(a._shape) > 1:
-        _FORTRAN[id(a)] = a
+def mark_order(a, perm):
+    """Lay out the root ``a`` (a fresh array, not yet seen by anyone) with its axes in memory
+    in the order ``perm`` (the slowest first); returns ``a``. C's order needs no mark."""
+    perm = tuple(perm)
+    if a._base is None:
+        key = id(a)
+        if perm == tuple(range(len(a._shape))):
+            if root_order(a) is not None:
+                del _ORDER[key]
+        else:
+            _ORDER[key] = (weakref.ref(a, lambda _, k=key: _ORDER.pop(k, None)), perm)
     return a
 
 
-def is_fortran_root(root):
-    return _FORTRAN.get(id(root)) is root
+def mark_fortran(a):
+    """Lay out the root ``a`` (fresh) in Fortran order; returns ``a``. Arrays of fewer than 2
+    dimensions are both C and F contiguous: nothing to mark."""
+    return mark_order(a, range(len(a._shape))[::-1]) if len(a._shape) > 1 else a
 
 
-def f_strides(shape, itemsize):
-    """The strides NumPy gives a new F-contiguous array of ``shape``."""
-    if 0 in shape:
-        return np.empty(shape, np.int8, order="F").strides
-    return tuple(reversed(c_strides(tuple(reversed(shape)), itemsize)))
+def lay_out(a, order):
+    """The new root ``a`` laid out in ``order``: 'C', 'F' or an order of the axes
+    (``copy_order``, ``mark_order``); returns ``a``."""
+    if type(order) is tuple:
+        return mark_order(a, order)
+    if isinstance(order, str) and order.upper() == "F":
+        return mark_fortran(a)
+    return mark_order(a, range(len(a._shape))) if _ORDER else a
+
+
+def root_order(root):
+    """The order of ``root``'s axes in memory (the slowest first), or None for C's."""
+    entry = _ORDER.get(id(root)) if _ORDER else None
+    return entry[1] if entry is not None and entry[0]() is root else None
+
+
+def k_order(layout):
+    """'C', 'F', or the order of the axes in memory (the slowest first) of NumPy's 'K' copy of
+    the NumPy array ``layout`` (its own copy of the layout, at most 2 long on each axis)."""
+    small = as_strided(layout, tuple(min(n, 2) for n in layout.shape), layout.strides)
+    x = np.empty_like(small, order="K")
+    if x.flags.c_contiguous:
+        return "C"
+    if x.flags.f_contiguous:
+        return "F"
+    return tuple(int(i) for i in np.argsort([-st for st in x.strides], kind="stable"))
 
 
 def copy_order(a, order):
-    """'C' or 'F': the layout of NumPy's copy of ``a`` with ``order`` ('C', 'F', 'A', 'K';
-    'K' follows the order of the strides of a non-contiguous ``a``; where that is neither C
-    nor F, 'C')."""
+    """'C', 'F' or an order of the axes (``mark_order``): the layout of NumPy's copy of ``a``
+    with ``order`` ('C', 'F', 'A', 'K'; 'K' follows the order of the strides of a
+    non-contiguous ``a``)."""
     if order in ("C", "F"):
         return order
-    if a._base is None:
-        return "F" if _FORTRAN and is_fortran_root(a) else "C"
-    if not (_FORTRAN and is_fortran_root(a._base)) and all(
-            k != "transpose" for k, _ in a._chain()[0]):
+    perm = root_order(a._root)
+    if a._base is None and perm is None:
+        return "C"
+    if perm is None and all(k != "transpose" for k, _ in a._chain()[0]):
         return "C"  # slices and reshapes of C-ordered data are never F- without C-contiguous
     layout = numpy_layout(a)
     if order == "K" and not (layout.flags.c_contiguous or layout.flags.f_contiguous):
-        # NumPy's own 'K' copy of the layout, at most 2 long on each axis (same stride order)
-        small = as_strided(layout, tuple(min(n, 2) for n in layout.shape), layout.strides)
-        layout = np.empty_like(small, order="K")
+        return k_order(layout)
     return "F" if layout.flags.f_contiguous and not layout.flags.c_contiguous else "C"
 
 
@@ -70,11 +99,15 @@ def c_strides(shape, itemsize):
 
 
 def root_placeholder(root):
-    """A NumPy array with the root's shape, dtype and C layout, over a one-element buffer."""
+    """A NumPy array with the root's shape, dtype and layout, over a one-element buffer."""
     dt = root._dtype
-    strides = (f_strides if _FORTRAN and is_fortran_root(root) else c_strides)(root._shape,
-                                                                              dt.itemsize)
-    return as_strided(np.zeros(1, dt), root._shape, strides, writeable=False)
+    perm = root_order(root)
+    if perm is None:
+        return as_strided(np.zeros(1, dt), root._shape, c_strides(root._shape, dt.itemsize),
+                          writeable=False)
+    shape = tuple(root._shape[i] for i in perm)
+    x = as_strided(np.zeros(1, dt), shape, c_strides(shape, dt.itemsize), writeable=False)
+    return x.transpose(np.argsort(perm))
 
 
 def _replay_index(x, static, los):
@@ -170,16 +203,43 @@ class Flags:
     def fortran(self):
         return self.f_contiguous
 
-    aligned = True
+    @property
+    def aligned(self):
+        return numpy_layout(self._arr).flags.aligned
+
     writebackifcopy = False
+
+    @property
+    def fnc(self):
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self):
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self):
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self):
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self):  # NumPy's test: any of F_CONTIGUOUS, ALIGNED, WRITEABLE, and not C
+        return (self.f_contiguous or self.aligned or self.writeable) and not self.c_contiguous
 
     _NAMES = {"WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
               "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
               "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
-              "X": "writebackifcopy"}
+              "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
+              "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+              "FA": "farray"}
 
     def __getitem__(self, key):
+        if key not in self._NAMES:
+            raise KeyError("Unknown flag")
         return getattr(self, self._NAMES[key])
 
     def __setitem__(self, key, value):
@@ -204,7 +264,13 @@ class FlatIter:
     """``a.flat``: reads give copies (as NumPy's flatiter); writes go through to ``a`` in C order."""
 
     def __init__(self, arr):
+        if len(arr.shape) > 32:  # NumPy's flat iterator's limit
+            raise RuntimeError("this function only supports up to 32 dimensions but the array "
+                               f"has {len(arr.shape)}.")
         self.base = arr
+
+    def __delitem__(self, index):
+        raise TypeError("Cannot delete iterator elements")
 
     def _flat(self):
         a = self.base
@@ -220,8 +286,8 @@ class FlatIter:
             return index
 
         def host(x):
-            if isinstance(x, FlatIter):
-                x = x.base.reshape(-1)
+            if isinstance(x, FlatIter):  # NumPy's own flat iterator of a placeholder
+                return probe.placeholder(probe.Spec(x.base.shape, x.base.dtype)).flat
             if isinstance(x, ndarray):
                 return probe.placeholder(probe.Spec(x.shape, x.dtype))
             return x
@@ -234,8 +300,8 @@ class FlatIter:
             ph[idx]  # noqa: B018 - NumPy's errors and warnings only
         if isinstance(index, bool):
             return 0 if index else slice(0, 0)
-        if isinstance(index, FlatIter):
-            return index._flat()
+        if isinstance(index, FlatIter):  # an empty one of any dtype selects nothing, as ``[]``
+            return index._flat() if index.base.size else []
         if isinstance(index, (float, np.floating)) or (type(index) is list and
                                         np.asarray(index).dtype.kind == "f"):
             return np.asarray(index).astype(np.intp)[()]

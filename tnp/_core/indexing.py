@@ -124,7 +124,7 @@ def _plain_key(items):
 def parse(shape, index):
     """Return a BasicPlan or an AdvancedPlan for ``array[index]`` on an array of ``shape`` (a
     plain basic index seen before is one lookup: ``_PLANS``)."""
-    items = index if type(index) is tuple else (index,)
+    items = index if isinstance(index, tuple) else (index,)  # a tuple subclass too, as NumPy
     key = _plain_key(items)
     if key is not None:
         plan = _PLANS.get((shape, key))

@@ -160,7 +160,7 @@ class ufunc:
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
         if placement.routing:  # the host tier, for inputs on the host
-            r = host.operands(self._np, args) if not kwargs else None
+            r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
             if r is None:
                 r = self._override_call(args, kwargs)
                 if r is not _NO_OVERRIDE:
@@ -850,7 +850,10 @@ def _method_dtype(numpy_fn, x, kw, where, out, want, res):
         except ValueError:
             fits = False
     if out is not None:
-        small_kw["out"] = probe.Out(probe.small(out).shape, out.dtype)
+        # the shape of NumPy's result on the small placeholder (one longer on the axis with
+        # ``include_initial``, which ``probe.small(out)`` would cut to 2)
+        small_kw["out"] = probe.Out(res[0] if isinstance(res, probe.Spec) else np.shape(res),
+                                    out.dtype)
         real_kw["out"] = probe.Out(out.shape, out.dtype)
         fits = fits and tuple(out.shape) == want
     if not fits:

@@ -42,7 +42,7 @@ from .jaxload import jax, jnp, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
 from . import caches, indexing, lenses, tracing
-from .casting import numpy_cast
+from .casting import numpy_cast, warn_complex_to_real
 from .dtypes import check_supported
 from .errors import TnpTracingError
 from .lazy import Node, call, force, rebind
@@ -371,6 +371,7 @@ def assign(target, value, index=None, where=None):
     if adv is None and where is None and _is_view_of(value, root, chain, dyns):
         return  # ``a[i] = a[i]``, the last step of ``a[i] += x``: the data is there already
     v = host_value(value, target._dtype, None if adv is not None else len(shape), element)
+    warn_complex_to_real(v.dtype, target._dtype)
     v_shape = np.shape(v)
     if element and v_shape and math.prod(v_shape) != 1:
         raise ValueError("setting an array element with a sequence.")

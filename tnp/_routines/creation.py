@@ -1,5 +1,6 @@
 """Array creation: from data, from shape and value, and numerical ranges."""
 import functools
+import inspect
 import math
 import operator
 
@@ -7,14 +8,16 @@ from .._core.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
 from .._core import caches, devices, dtypes, flags, lazy, placement, probe
-from .._core.casting import cast, cast_kernel, numpy_cast
+from .._core.array_methods import as_type_of
+from .._core.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
 from .._core.fperr import errcheck
 from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method, \
     refused_protocol_array
 from .._core.normalize import to_jax
-from .._core.np_doc import np_doc
+from .._core.tracing import in_trace
+from .._core.np_doc import np_doc, numpy_signature
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
            "astype", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
@@ -78,6 +81,7 @@ def check_size(n, dtype):
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None):
     if order != "K" and order is not None:
         _check_order(order, np.array, 0)
+    copy = _copy_mode(copy)
     dtype = None if dtype is None else dtypes.canonical(dtype)
     order = order.upper() if isinstance(order, str) else order
     if ndmax and isinstance(object, (ndarray, JaxArray)):  # NumPy's checks of ndmax
@@ -86,12 +90,17 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
             dtype is None or dtype == object.dtype) and _has_layout(object, order):
         if object.ndim >= ndmin:
             # a stand-in for a NumPy scalar becomes a real 0-d array (a new one, as NumPy's)
-            return ndarray._wrap(object._value)._as_array() if object._scalar else object
+            if not object._scalar:
+                return object
+            if copy is False:
+                np.array(np.int8(0), copy=False)  # NumPy's own ValueError: a scalar is copied
+            return ndarray._wrap(object._value)._as_array()
         shape = (1,) * (ndmin - object.ndim) + object.shape
         return object._view(("reshape", (object.shape, shape)), (), shape)
     if copy is False and not (isinstance(object, JaxArray) and (
             dtype is None or dtype == object.dtype)):
-        got = None if isinstance(object, ndarray) else protocol_array(object, dtype, copy)
+        got = None if isinstance(object, (ndarray, np.generic)) else protocol_array(
+            object, dtype, copy)
         if got is not None:  # NumPy trusts what ``__array__(copy=False)`` returns
             return array(got, dtype, copy=False, order=order, ndmin=ndmin)
         np.array([0], copy=False)  # NumPy's own ValueError (its message names the migration)
@@ -99,6 +108,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     # A copy of a tnp array shares the immutable jax.Array: the first write to either rebinds its
     # own buffer (the write path never donates a buffer that something else still holds).
     if isinstance(object, (ndarray, JaxArray)):
+        if dtype is not None:
+            warn_complex_to_real(object.dtype, dtype)
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
         try:
@@ -111,24 +122,31 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
                 raise
             host = host_copy(to_numpy_tree(object), dtype, ndmin)
         out = placement.new_root(host)._as_array()
-    return _laid_out(out, flags.copy_order(object, order) if isinstance(object, ndarray) else order)
+    return flags.lay_out(out, flags.copy_order(object, order) if isinstance(object, ndarray)
+                         else order)
+
+
+def _copy_mode(copy):
+    """``copy=`` as NumPy reads it: True, None (if needed) or False (never); its own
+    ``np._CopyMode`` members and anything with a truth value (whose error comes through)."""
+    if copy is None or type(copy) is bool:
+        return copy
+    if isinstance(copy, np._CopyMode):
+        return {np._CopyMode.ALWAYS: True, np._CopyMode.IF_NEEDED: None}.get(copy, False)
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
+                         "instead.")
+    return bool(copy)
 
 
 def _has_layout(a, order):
     """Whether ``a`` already has the layout ``order`` asks for (NumPy then makes no copy)."""
     if order not in ("C", "F"):
         return True
-    if order == "C" and a._base is None and not flags.is_fortran_root(a):
+    if order == "C" and a._base is None and flags.root_order(a) is None:
         return True
     layout = flags.numpy_layout(a).flags
     return layout.c_contiguous if order == "C" else layout.f_contiguous
-
-
-def _laid_out(a, order):
-    """A new array laid out in Fortran order when ``order`` is 'F' (tnp._core.flags)."""
-    if isinstance(order, str) and order.upper() == "F":
-        flags.mark_fortran(a)
-    return a
 
 
 @np_doc(np.asarray)
@@ -171,14 +189,15 @@ def astype(x, dtype, /, *, copy=True, device=None):
         return x
     if x.dtype.kind == "f" and dtype.kind in "iu":
         _check_cast_errors(x, dtype)
+    warn_complex_to_real(x.dtype, dtype)
     if x.dtype != dtype and device is None and lazy.recording():
         out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
                                                  x.shape, dtype)))
         out._scalar = x._scalar
-        return out
+        return flags.lay_out(out, flags.copy_order(x, "K"))
     out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
-    return place(out, device)
+    return place(flags.lay_out(out, flags.copy_order(x, "K")), device)
 
 
 def _int_cast_range(dtype):
@@ -230,8 +249,17 @@ def _out_of_memory(shape, dtype):
                            f"type {np.dtype(dtype)}")
 
 
+_SMALL_FILL = 4096  # elements: a filled array this small is NumPy's, uploaded
+
+
 def _fill(value, shape, dtype):
-    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError."""
+    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError. In the
+    mode "device", a small one is made by NumPy and uploaded: no kernel compiled for each new
+    shape (a program making arrays of many small shapes compiled one per shape, ~60 ms each).
+    (In the mode "auto" a small result is NumPy's on the host, or placed as its input is.)"""
+    if (placement.MODE == "device" and math.prod(shape) <= _SMALL_FILL
+            and not isinstance(value, JaxArray) and not in_trace()):
+        return placement.new_root(np.full(shape, value, dtype))._as_array()
     try:
         return ndarray._wrap(_fill_kernel(dtype.char)(value, shape))._as_array()
     except jax.errors.JaxRuntimeError as e:
@@ -247,23 +275,23 @@ def _filled(shape, value, dtype):
 @np_doc(np.zeros, result_size=_shape_size)
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
-                           device), order)
+    return flags.lay_out(place(_filled(shape, 0, dtypes.canonical(
+        float if dtype is None else dtype)), device), order)
 
 
 @np_doc(np.ones, result_size=_shape_size)
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return _laid_out(place(_filled(shape, 1, dtypes.canonical(float if dtype is None else dtype)),
-                           device), order)
+    return flags.lay_out(place(_filled(shape, 1, dtypes.canonical(
+        float if dtype is None else dtype)), device), order)
 
 
 @np_doc(np.empty, result_size=_shape_size,
         notes="The contents are zeros (XLA has no uninitialised memory).")
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
     _check_order(order)
-    return _laid_out(place(_filled(shape, 0, dtypes.canonical(float if dtype is None else dtype)),
-                           device), order)
+    return flags.lay_out(place(_filled(shape, 0, dtypes.canonical(
+        float if dtype is None else dtype)), device), order)
 
 
 def _fill_value(fill_value, dtype):
@@ -283,13 +311,14 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     dtype = dtypes.canonical(dtype)
     shape = _check_shape(shape, dtype)
     _check_order(order)
-    return _laid_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
+    return flags.lay_out(place(_fill(_fill_value(fill_value, dtype), shape, dtype), device), order)
 
 
 def _like_order(a, order, shape):
-    """'F' where NumPy's ``*_like`` of ``a`` lays its result out in Fortran order, else 'C':
-    'A' follows a Fortran-ordered ``a``; 'K' (with ``a``'s number of dimensions) follows
-    ``a``'s layout, a non-contiguous one as ``copy_order`` reads it."""
+    """'F' where NumPy's ``*_like`` of ``a`` lays its result out in Fortran order, 'C' or an
+    order of the axes (``flags.mark_order``): 'A' follows a Fortran-ordered ``a``; 'K' (with
+    ``a``'s number of dimensions) follows ``a``'s layout, a non-contiguous one as NumPy's 'K'
+    copy of it."""
     if not isinstance(order, str) or order.upper() not in ("A", "K"):
         return order
     layout = flags.numpy_layout(a) if isinstance(a, ndarray) else (
@@ -302,7 +331,7 @@ def _like_order(a, order, shape):
                                        or len(shape) == layout.ndim) else "C"
     if shape is not None and len(shape) != layout.ndim:
         return "C"
-    return flags.copy_order(a, "K") if isinstance(a, ndarray) else "C"
+    return flags.k_order(layout)
 
 
 def _like_shape_dtype(a, dtype, shape):
@@ -312,29 +341,37 @@ def _like_shape_dtype(a, dtype, shape):
     return (np.shape(a) if shape is None else _check_shape(shape, dt)), np.dtype(dt)
 
 
+def _like(r, a, order, shape, subok):
+    """The new array ``r`` of a ``*_like`` of ``a``: laid out as NumPy's and, with ``subok``,
+    of ``a``'s subclass of tnp.ndarray (its ``__array_finalize__`` called, as NumPy does)."""
+    if subok and isinstance(a, ndarray):
+        r = as_type_of(r, a)
+    return flags.lay_out(r, _like_order(a, order, shape))
+
+
 @np_doc(np.zeros_like, result_size=_like_size)
 def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(a, order, shape))
+    return _like(place(_filled(shape, 0, dt), device), a, order, shape, subok)
 
 
 @np_doc(np.ones_like, result_size=_like_size)
 def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _laid_out(place(_filled(shape, 1, dt), device), _like_order(a, order, shape))
+    return _like(place(_filled(shape, 1, dt), device), a, order, shape, subok)
 
 
 @np_doc(np.empty_like, result_size=_like_size, notes="The contents are zeros.")
 def empty_like(prototype, /, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(prototype, dtype, shape)
-    return _laid_out(place(_filled(shape, 0, dt), device), _like_order(prototype, order, shape))
+    return _like(place(_filled(shape, 0, dt), device), prototype, order, shape, subok)
 
 
 @np_doc(np.full_like, result_size=_full_like_size)
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     shape, dt = _like_shape_dtype(a, dtype, shape)
-    return _laid_out(place(_fill(_fill_value(fill_value, dt), shape, dt), device),
-                     _like_order(a, order, shape))
+    return _like(place(_fill(_fill_value(fill_value, dt), shape, dt), device), a, order, shape,
+                 subok)
 
 
 @functools.partial(jit, static_argnums=(2, 3))
@@ -392,8 +429,35 @@ def _check_int_items(values, dt):
 _REAL = (int, float, np.integer, np.floating)
 
 
-def _arange_size(start_or_stop, /, stop=None, step=1, **kwargs):
+# The parameters NumPy's C code parses (its published signature shows ``start`` as
+# positional-only; ``start=`` and ``stop=`` alone are taken too)
+_ARANGE = inspect.Signature([
+    inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
+    for n in ("start", "stop", "step", "dtype")] + [
+    inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=None) for n in ("device", "like")])
+
+
+def _arange_args(args, kwargs):
+    """``(start_or_stop, stop, step, dtype, device)`` of an ``arange`` call, as NumPy reads it
+    (its TypeError for arguments it does not take)."""
+    try:
+        b = _ARANGE.bind(*args, **kwargs).arguments
+    except TypeError:
+        np.arange(*args, **kwargs)  # NumPy's own TypeError
+        raise
+    start, stop = b.get("start"), b.get("stop")
+    if "start" in b and start is None:
+        np.arange(*args, **kwargs)  # NumPy's own TypeError for a start of None
+    if stop is None and not args:
+        raise TypeError("arange() requires stop to be specified.")
+    if start is None:
+        start, stop = stop, None
+    return start, stop, b.get("step"), b.get("dtype"), b.get("device")
+
+
+def _arange_size(*args, **kwargs):
     """``arange``'s ``result_size``: known for real numbers."""
+    start_or_stop, stop, step = _arange_args(args, kwargs)[:3]
     start, stop = (0, start_or_stop) if stop is None else (start_or_stop, stop)
     step = 1 if step is None else step
     if type(start) is int and type(stop) is int and type(step) is int and step:
@@ -403,9 +467,10 @@ def _arange_size(start_or_stop, /, stop=None, step=1, **kwargs):
     return None
 
 
-@np_doc(np.arange, result_size=_arange_size,
-        notes="Keyword ``start=`` is not accepted (NumPy's documented signature).")
-def arange(start_or_stop, /, stop=None, step=1, *, dtype=None, device=None, like=None):
+@numpy_signature
+@np_doc(np.arange, result_size=_arange_size)
+def arange(*args, **kwargs):
+    start_or_stop, stop, step, dtype, device = _arange_args(args, kwargs)
     return place(_arange(start_or_stop, stop, step, dtype), device)
 
 

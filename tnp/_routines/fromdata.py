@@ -51,16 +51,19 @@ def asarray_chkfinite(a, dtype=None, order=None):
     return a
 
 
-@np_doc(np.require, notes="A copy made for 'F' is laid out as tnp's copies are (C order).")
+@np_doc(np.require)
 def require(a, dtype=None, requirements=None, *, like=None):
     if not requirements:
         return asanyarray(a, dtype=dtype)
     requirements = {POSSIBLE_FLAGS[x.upper()] for x in requirements}
+    subok = "E" not in requirements
     requirements.discard("E")
     if requirements >= {"C", "F"}:
         raise ValueError('Cannot specify both "C" and "F" order')
-    arr = array(a, dtype=dtype, copy=None)
+    order = "C" if "C" in requirements else "F" if "F" in requirements else "A"
+    requirements -= {"C", "F"}
+    arr = array(a, dtype=dtype, order=order, copy=None, subok=subok)
     for prop in requirements:
         if not arr.flags[prop]:
-            return arr.copy()
+            return arr.copy(order)
     return arr

@@ -236,6 +236,8 @@ def digitize(x, bins, right=False):
     b = asarray(bins)
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
+    if b.dtype.kind == "c":  # NumPy's TypeError: its bins are cast to float64, 'safe'
+        probe.call(np.digitize, probe.Spec((1,), x.dtype), probe.Spec((1,), b.dtype), right)
     if b.ndim != 1:
         raise ValueError("object too deep for desired array" if b.ndim > 1 else
                          "object of too small depth for desired array")

@@ -321,7 +321,9 @@ def roll(a, shift, axis=None):
     shifts = [0] * a.ndim
     for sh, ax in b:
         shifts[ax] += int(sh)
-    return _roll_kernel(a, tuple(shifts), tuple(range(a.ndim)))
+    # as NumPy, modulo each axis's length (a shift past int64, 2**100 or a uint64, is exact)
+    shifts = tuple(s % n if n else 0 for s, n in zip(shifts, a.shape))
+    return _roll_kernel(a, shifts, tuple(range(a.ndim)))
 
 
 @np_doc(np.rollaxis)

@@ -4,6 +4,8 @@ Sync points: ``allclose``, ``array_equal``, ``array_equiv`` return Python bools 
 and ``real_if_close`` decides its result dtype from the data.
 """
 import builtins
+import cmath
+import warnings
 
 from .._core.jaxload import jnp
 import numpy as np
@@ -61,6 +63,14 @@ def _operand(x):
         (0,), asarray(x).dtype)
 
 
+def _finite(t):
+    """Whether every value of the tolerance ``t`` is finite (a sync for an array)."""
+    if type(t) in (int, float, complex):
+        return cmath.isfinite(t)
+    from .ufuncs import isfinite
+    return builtins.bool(all(isfinite(t)))
+
+
 def _isclose_dtypes(x, y, atol, rtol):
     """The dtypes NumPy's isclose computes in: NumPy's own expression, run by the probe."""
     if isinstance(y, np.ndarray):
@@ -90,6 +100,15 @@ def _isclose_kernel(x: ArrayOrScalar, y: ArrayOrScalar, atol: ArrayOrScalar,
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     dts = probe.call(_isclose_dtypes, _operand(a), _operand(b), _operand(atol), _operand(rtol))
     np.broadcast_shapes(*(getattr(v, "shape", None) or np.shape(v) for v in (a, b, atol, rtol)))
+    if not (_finite(atol) and _finite(rtol)):  # NumPy's check, under errstate's 'invalid'
+        err_s = np.geterr()["invalid"]
+        msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
+        if err_s == "warn":
+            warnings.warn(msg, RuntimeWarning, stacklevel=3)
+        elif err_s == "raise":
+            raise FloatingPointError(msg)
+        elif err_s == "print":
+            print(msg)
     return _isclose_kernel(a, b, atol, rtol, builtins.bool(equal_nan), dts)
 
 

@@ -1,5 +1,6 @@
 """Remaining names of NumPy's main namespace: concat, row_stack, from_dlpack, isfortran,
 iterable, mintypecode, typename, and the broadcast object."""
+import inspect
 import warnings
 
 from .._core.jaxload import jax
@@ -67,7 +68,12 @@ def typename(char):
                             "point: the arrays come to the host once, on first use, and NumPy's "
                             "broadcast object walks them (elements are NumPy scalars).")
 class broadcast:
-    def __init__(self, *arrays):
+    __signature__ = inspect.Signature([inspect.Parameter("arrays",
+                                                         inspect.Parameter.VAR_POSITIONAL)])
+
+    def __init__(self, *arrays, **kwargs):
+        if kwargs:
+            raise ValueError("keyword arguments not accepted.")
         flat = []
         for a in arrays:
             flat.extend(a._arrays if isinstance(a, broadcast) else [asarray(a)])
@@ -92,9 +98,9 @@ class broadcast:
 
     @property
     def iters(self):
-        return self._iter().iters
+        return tuple(_BroadcastIter(it, a) for it, a in zip(self._iter().iters, self._arrays))
 
-    def reset(self):
+    def reset(self, /):
         if self._host is not None:
             self._host.reset()
 
@@ -103,3 +109,19 @@ class broadcast:
 
     def __next__(self):
         return next(self._iter())
+
+
+class _BroadcastIter:
+    """One of ``broadcast.iters``: NumPy's iterator over the host copy, ``base`` the tnp array."""
+
+    def __init__(self, it, base):
+        self._it, self.base = it, base
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+    def __getattr__(self, name):
+        return getattr(self._it, name)

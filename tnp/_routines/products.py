@@ -52,9 +52,10 @@ def _tdot(a, b, axes, dt):
 
 
 def _check_out(out, shape, dtype):
-    if not isinstance(out, ndarray) or out.shape != shape or out.dtype != dtype:
+    if (not isinstance(out, ndarray) or out.shape != shape or out.dtype != dtype
+            or not out.flags.c_contiguous):
         raise ValueError("output array is not acceptable (must have the right datatype, number of "
-                         "dimensions, and be a C-contiguous array)")
+                         "dimensions, and be a C-Array)")
 
 
 def _not_aligned(fn, a, b):

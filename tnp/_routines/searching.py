@@ -17,7 +17,7 @@ from .._core.errors import TnpTracingError
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
                                normalize_axis, to_jax)
-from .._core.np_doc import np_doc
+from .._core.np_doc import np_doc, numpy_signature
 from .._core import syncs
 from .creation import asarray, zeros_like
 from .sorting import less
@@ -79,16 +79,19 @@ def _where3(condition: ArrayLike, x: ArrayOrScalar, y: ArrayOrScalar, dt):
     return jnp.where(numpy_cast(condition, bool), jnp.asarray(x, dt), jnp.asarray(y, dt))
 
 
+@numpy_signature  # NumPy's C code tells x=None from x not given
 @np_doc(np.where, notes="One argument: sync point (as nonzero).")
-def where(condition, x=None, y=None, /):
-    if x is None and y is None:
+def where(condition, x=np._NoValue, y=np._NoValue, /):
+    if x is np._NoValue and y is np._NoValue:
         return nonzero(asarray(condition))
-    if x is None or y is None:
+    if x is np._NoValue or y is np._NoValue:
         raise ValueError("either both or neither of x and y should be given")
     dt = dtypes.result_type(x, y)
     if _where_rejects_out_of_range_ints():
         dtypes.check_python_int(x, dt)
         dtypes.check_python_int(y, dt)
+    for v in (x, y):
+        dtypes.check_python_float(v, dt)
     try:
         return _where3(condition, x, y, dt)
     except (ValueError, TypeError):
@@ -212,6 +215,8 @@ def take(a: ArrayLike, indices: ArrayLike, axis=None, out: OutArray = None, mode
     mode = _mode(mode)
     if axis is None:
         a, axis = a.ravel(), 0
+    elif isinstance(axis, (bool, np.bool_)):  # no integer to NumPy
+        raise TypeError("an integer is required for the axis")
     else:
         axis = normalize_axis(axis, a.ndim)
     if indices.dtype.kind not in "biuf":
@@ -275,6 +280,8 @@ def choose(a, choices, out=None, mode="raise"):
     choices = [asarray(c) for c in choices]
     if not choices:
         raise ValueError("0-length sequence.")
+    if len(choices) > 63:  # NumPy's iterator takes at most 64 operands, ``a`` one of them
+        raise ValueError("Need at least 0 and at most 64 array objects.")
     dt = dtypes.result_type(*(c if w is None else w for c, w in zip(choices, weak)))
     np.broadcast_shapes(a.shape, *(c.shape for c in choices))
     if mode == "raise" and a.size:

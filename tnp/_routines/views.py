@@ -5,7 +5,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .._core import probe
-from .._core.flags import is_fortran_root, numpy_layout
+from .._core.flags import numpy_layout, root_order
 from .._core.ndarray import ndarray
 from .._core.normalize import normalize_axes
 from .._core.np_doc import np_doc
@@ -30,11 +30,13 @@ def _resolve_shape(shape, size):
         key = (shape, size)
     else:
         key = None
-    if isinstance(shape, (int, np.integer)):
+    if isinstance(shape, (int, np.integer)) and type(shape) is not bool:
         shape = (shape,)
-    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder
-    got = probe.call(np.reshape, probe.Spec((size,), np.int8),
-                     tuple(operator.index(s) for s in shape)).shape
+    # NumPy resolves -1 and raises its own error for a bad shape, on a placeholder (a bool is
+    # no integer to it: its TypeError)
+    got = probe.call(np.reshape, probe.Spec((size,), np.int8), shape if isinstance(
+        shape, (bool, np.bool_)) else tuple(s if isinstance(s, (bool, np.bool_))
+                                            else operator.index(s) for s in shape)).shape
     if key is not None:
         if len(_shapes) >= probe.CACHE_SIZE:
             _shapes.clear()
@@ -76,7 +78,7 @@ def _numpy_order(order, fn, *args):
 def _c_contiguous_chain(a):
     """Whether ``a`` is a C-ordered root or a chain of reshapes of one (C-contiguous: any
     reshape of it is a view), decided without replaying its layout."""
-    if is_fortran_root(a._root):
+    if root_order(a._root) is not None:
         return False
     return a._base is None or all(kind == "reshape" for kind, _ in a._chain()[0])
 
@@ -96,10 +98,10 @@ def ravel(a, order="C"):
                 return ravel(transpose(a, perm))
     if order == "F":
         return ravel(transpose(a))
-    try:
-        numpy_layout(a).reshape(-1, copy=False)
-    except ValueError:
-        return _reshape_view(a, (a.size,)).copy()  # NumPy's ravel copy owns its data
+    if not (_c_contiguous_chain(a) or numpy_layout(a).flags.c_contiguous):
+        # NumPy's ravel is a view only of contiguous data (not of ``a[::2]``, which a reshape
+        # could view): a copy, that owns its data
+        return _reshape_view(a, (a.size,)).copy()
     return _reshape_view(a, (a.size,))
 
 

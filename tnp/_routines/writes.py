@@ -83,9 +83,10 @@ def put(a, ind, v, mode="raise"):
     if vals is None:
         return
     idx = idx.reshape(-1)
+    if a.size == 0:  # NumPy's IndexError (its wording depends on the version)
+        np.put(np.empty(0, a.dtype), 0, 0, mode=mode)
+        return
     if mode != "raise":
-        if a.size == 0:
-            raise IndexError("cannot do a non-empty take from an empty axes.")
         idx = _wrap_or_clip(idx, a.size, mode == "wrap")
     write.assign(_flat_view(a), vals, index=idx)
 
