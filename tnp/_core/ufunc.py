@@ -187,8 +187,8 @@ class ufunc:
                     try:
                         results = kernel(*(a._value if type(a) is ndarray else a
                                            for a in args))[0]
-                    except (TypeError, ValueError):  # e.g. mismatched shapes: NumPy's error
-                        return self._call(*args)
+                    except (TypeError, ValueError, OverflowError):  # e.g. mismatched shapes,
+                        return self._call(*args)  # an int past the dtype: NumPy's error
                     if self.nout == 1:
                         return ndarray._wrap(results[0])
                     return tuple(ndarray._wrap(r) for r in results)
