@@ -195,6 +195,9 @@ class ufunc:
             return self._call(*args, **kwargs)
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
+        except OverflowError as e:  # a Python int past the dtype: NumPy's own message
+            _numpy_overflow(self._np, args)
+            raise e
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
         """NumPy's loop dtypes for ``dtypes`` (tnp's loops are NumPy's)."""
@@ -913,6 +916,17 @@ def _plain_reduce(kern, shape, dtype, x):
     if lazy.recording():
         return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype)))
     return ndarray._wrap(kern(lazy.value(x), None))
+
+
+def _numpy_overflow(numpy_ufunc, args):
+    """Raise the OverflowError NumPy's ``numpy_ufunc`` gives for ``args``' Python ints (the
+    arrays as empty ones of their dtypes), if it gives one."""
+    try:
+        numpy_ufunc(*(np.empty(0, a.dtype) if isinstance(a, ndarray) else a for a in args))
+    except OverflowError as e:
+        raise e from None
+    except Exception:  # noqa: BLE001 - only NumPy's OverflowError is asked for
+        pass
 
 
 def _fast_key(a):
