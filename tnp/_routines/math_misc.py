@@ -11,7 +11,7 @@ import typing
 from .._core.jaxload import jax, jnp
 import numpy as np
 
-from .._core import probe, write
+from .._core import division, probe, write
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
@@ -387,17 +387,17 @@ def _round(a: ArrayLike, f: ArrayLike, decimals, dt):
 
 
 def _round_real(a, f, decimals, dt):
-    """NumPy's steps: multiply (divide) by 10**|decimals|, rint, divide (multiply) back.
-    ``f`` is a traced operand, so XLA cannot turn the division into a reciprocal multiply."""
+    """NumPy's steps: multiply (divide) by 10**|decimals|, rint, divide (multiply) back (the
+    division rounded as NumPy's: ``division``)."""
     if a.dtype.kind in "iu":
         if decimals >= 0:
             return numpy_cast(a, dt)
         wide = np.dtype(np.uint64 if dt.kind == "u" else np.int64)
-        return numpy_cast(numpy_cast(jnp.rint(numpy_cast(a, np.float64) / f) * f, wide), dt)
+        return numpy_cast(numpy_cast(jnp.rint(division.true_divide(numpy_cast(a, np.float64), f)) * f, wide), dt)
     a, f = numpy_cast(a, dt), numpy_cast(f, dt)
     if decimals >= 0:
-        return jnp.rint(a * f) / f
-    return jnp.rint(a / f) * f
+        return division.true_divide(jnp.rint(a * f), f)
+    return jnp.rint(division.true_divide(a, f)) * f
 
 
 @np_doc(np.round)

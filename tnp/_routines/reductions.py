@@ -14,6 +14,7 @@ import numpy as np
 
 from .._core import lazy, probe
 from .._core.casting import numpy_cast
+from .._core.division import true_divide
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
                                single_out, where_mask)
@@ -153,7 +154,7 @@ def _mean(a: ArrayLike, where: Optional[ArrayLike], axes, keepdims, work, rt,
           out: OutArray = None):
     s = add_reduce(a, axes, work, keepdims, where)
     n = count(a.shape, where, axes, keepdims)
-    return numpy_cast(s / n, rt)
+    return numpy_cast(true_divide(s, n), rt)
 
 
 _plans = {}  # plain mean/var/std calls: (name, shape, dtype, arguments) -> what NumPy decided
@@ -198,7 +199,7 @@ def var_body(a, where, axes, keepdims, ddof, m, work):
         where = jnp.broadcast_to(where, a.shape)
     n = count(a.shape, where, axes, True)
     if m is None:
-        m = numpy_cast(add_reduce(a, axes, work, True, where) / n, work)
+        m = numpy_cast(true_divide(add_reduce(a, axes, work, True, where), n), work)
     dt = np.result_type(a.dtype, m.dtype)
     d = numpy_cast(a, dt) - numpy_cast(m, dt)
     sq = (d * jnp.conj(d)).real if dt.kind == "c" else d * d
@@ -206,7 +207,7 @@ def var_body(a, where, axes, keepdims, ddof, m, work):
     s = add_reduce(sq, axes, sw, keepdims, where)
     if not keepdims and not isinstance(n, int):
         n = n.reshape(s.shape)
-    return s / jnp.maximum(n - ddof, 0)
+    return true_divide(s, jnp.maximum(n - ddof, 0))
 
 
 @normalize

@@ -7,6 +7,7 @@ from .._core.jaxload import jnp, lax
 import numpy as np
 
 from .._core.casting import numpy_cast
+from .._core import division
 from .._core.ufunc import for_numpy, ufunc
 from .complex_special import with_complex_special
 from .gufunc_axes import gufunc
@@ -36,16 +37,17 @@ def _int_safe(fn):
 def _float_divmod(a, b):
     """NumPy's npy_divmod: floor quotient and Python-convention remainder, signed zeros kept."""
     mod = jnp.fmod(a, b)
-    div = (a - mod) / b
+    div = division.true_divide(a - mod, b)
     adjust = (mod != 0) & ((b < 0) != (mod < 0))
     new_mod = jnp.where(adjust, mod + b, mod)
     new_mod = jnp.where(mod == 0, jnp.copysign(jnp.zeros_like(b), b), new_mod)
     div = jnp.where(adjust, div - 1, div)
     floor = jnp.floor(div)
     floor = jnp.where(div - floor > 0.5, floor + 1, floor)
-    floor = jnp.where(div == 0, jnp.copysign(jnp.zeros_like(div), a / b), floor)
+    quotient = division.true_divide(a, b)
+    floor = jnp.where(div == 0, jnp.copysign(jnp.zeros_like(div), quotient), floor)
     zero = b == 0
-    return jnp.where(zero, a / b, floor), jnp.where(zero, mod, new_mod)
+    return jnp.where(zero, quotient, floor), jnp.where(zero, mod, new_mod)
 
 
 def _floor_divide(x, y):
@@ -95,8 +97,8 @@ def _cdiv(a, b):
     scl = 1 / jnp.where(big_r, br + bi * rat, bi + br * rat)
     re = jnp.where(big_r, (ar + ai * rat) * scl, (ar * rat + ai) * scl)
     im = jnp.where(big_r, (ai - ar * rat) * scl, (ai * rat - ar) * scl)
-    re = jnp.where(zero, ar / abr, re)
-    im = jnp.where(zero, ai / abr, im)
+    re = jnp.where(zero, division.true_divide(ar, abr), re)
+    im = jnp.where(zero, division.true_divide(ai, abr), im)
     return lax.complex(re, im)
 
 
@@ -106,7 +108,7 @@ def _divide(x, y):
         return numpy_cast(_cdiv(numpy_cast(x, wide), numpy_cast(y, wide)), np.complex64)
     if x.dtype.kind == "c":
         return _cdiv(x, y)
-    return _via_float32(jnp.true_divide)(x, y)
+    return _via_float32(division.true_divide)(x, y)
 
 
 def _power(x, y):
