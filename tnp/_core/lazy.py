@@ -226,21 +226,16 @@ def call(kernel, args, shape=None, dtype=None):
 
 def operand(a):
     """A tnp array's value for recording: its root's pending node, a node reading a view of a
-    device root through its lenses (pending or not: the read is fused), else its value."""
-    root = a._base
-    if root is None:
-        b = a._buf
-        return b if type(b) is Node else a._value
-    b = root._buf
-    if type(b) is not Node and type(b) is not ArrayImpl:
-        return a._value  # a host-tier root, or one being written (wait for it)
-    chain, dyns = a._chain()
-    return call(lenses.get_kernel(chain), (b, dyns), a._shape, a._dtype)
+    device root through its lenses (pending or not: the read is fused), else its value: the
+    node of ``read``'s ``_Read``."""
+    r = read(a)
+    return _new(r.fn, (r.base, r.dyns), r.shape, r.dtype) if type(r) is _Read else r
 
 
 def read(a):
-    """``operand`` for ``record`` (a ufunc's recording), whose node reads a view itself: a
-    ``_Read`` of a view of a device or pending root, no node of its own."""
+    """A tnp array's value for ``record`` (a ufunc's recording, whose node reads a view
+    itself): its root's pending node, a ``_Read`` of a view of a device or pending root (no
+    node of its own), else its value."""
     root = a._base
     if root is None:
         b = a._buf
