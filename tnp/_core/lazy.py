@@ -478,7 +478,9 @@ def _compiled(key, leaves):
     square root, is stored, and each fusion reading it recomputes the cheap chain before it,
     quadratic along a loop) and computing each output from its own copy of the leaves (no
     value shared across outputs: one fusion per output, which duplicates their common part)
-    costs fewer operations."""
+    costs fewer operations. The executable compiled for the cost analysis is the one the jit's
+    calls run (JAX keeps it): the joint graph is compiled once (the split one, when compared,
+    once more)."""
     outs, donate = key[2], key[3]
     fn = jax.jit(_composed(key), donate_argnums=donate)
     fn.copies = 1
