@@ -191,6 +191,25 @@ def test_compiled_graph_cache_hit_in_loop():
     _same(x, ref, rtol=8 * EPS)
 
 
+def test_new_graph_with_several_outputs_is_compiled_once(monkeypatch):
+    # ``lazy._compiled`` compiles a graph with several outputs for XLA's cost analysis; its
+    # calls run that executable, never a second compilation of the same graph (no split
+    # compiled to compare: ``SPLIT`` out of reach)
+    monkeypatch.setattr(lazy, "SPLIT", float("inf"))
+    h = _data(1001)
+    a = np.asarray(h)
+    _warm(lambda x: ((x - 0.5) * 2.5, (x - 0.5) + 0.75), a)
+    built, graphs = caches.executables_built(), lazy.STATS["graphs"]
+    p = a - 0.25
+    x, y = p * 1.5, p + 0.5
+    del p
+    _same(x, (h - 0.25) * 1.5)
+    assert not _pending(y)
+    _same(y, (h - 0.25) + 0.5)
+    assert lazy.STATS["graphs"] == graphs + 1
+    assert caches.executables_built() == built + 1
+
+
 def test_graph_size_is_bounded():
     a = np.asarray(_data())
     _warm(lambda x: x + 1.0, a)

@@ -99,6 +99,7 @@ def _slice_bounds(s, n):
 
 
 _PLANS = {}  # (shape, ``_plain_key``) -> BasicPlan; started afresh past probe.CACHE_SIZE
+_INT_NONE = frozenset({int, type(None)})
 
 
 def _plain_key(items):
@@ -109,11 +110,10 @@ def _plain_key(items):
     for it in items:
         t = type(it)
         if t is slice:
-            a, b, c = it.start, it.stop, it.step
-            if not ((a is None or type(a) is int) and (b is None or type(b) is int)
-                    and (c is None or type(c) is int)):
+            bounds = it.start, it.stop, it.step
+            if not _INT_NONE.issuperset(map(type, bounds)):
                 return None
-            key.append((a, b, c))
+            key.append(bounds)
         elif t is int or it is None or it is Ellipsis:
             key.append(it)
         else:

@@ -62,6 +62,7 @@ _LOCK = threading.RLock()
 _GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
+_INT = frozenset({int})
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
 # what forces a flush (``force``'s ``reason``), for ``python -m tnp run --report``
 REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
@@ -179,11 +180,12 @@ def record(kernel, values, core=False):
     shapes = []
     for v in values:
         t = type(v)
-        if (t is Node or t is ArrayImpl or t is _Read or t is np.ndarray
-                or isinstance(v, np.generic)):
+        if t is Node or t is _Read or t is ArrayImpl:
             shapes.append(v.shape)
         elif t not in _SCALARS:
-            return None
+            if t is not np.ndarray and not isinstance(v, np.generic):
+                return None
+            shapes.append(v.shape)
     # the kernel's function returning its one result, and that result's dtype: kept on the
     # kernel, so they go when a kernel cache drops it
     own = getattr(kernel, "lazy_one", None)
@@ -226,25 +228,20 @@ def call(kernel, args, shape=None, dtype=None):
 
 def operand(a):
     """A tnp array's value for recording: its root's pending node, a node reading a view of a
-    device root through its lenses (pending or not: the read is fused), else its value."""
-    root = a._base
-    if root is None:
-        b = a._buf
-        return b if type(b) is Node else a._value
-    b = root._buf
-    if type(b) is not Node and type(b) is not ArrayImpl:
-        return a._value  # a host-tier root, or one being written (wait for it)
-    chain, dyns = a._chain()
-    return call(lenses.get_kernel(chain), (b, dyns), a._shape, a._dtype)
+    device root through its lenses (pending or not: the read is fused), else its value: the
+    node of ``read``'s ``_Read``."""
+    r = read(a)
+    return _new(r.fn, (r.base, r.dyns), r.shape, r.dtype) if type(r) is _Read else r
 
 
 def read(a):
-    """``operand`` for ``record`` (a ufunc's recording), whose node reads a view itself: a
-    ``_Read`` of a view of a device or pending root, no node of its own."""
+    """A tnp array's value for ``record`` (a ufunc's recording, whose node reads a view
+    itself): its root's pending node, a ``_Read`` of a view of a device or pending root (no
+    node of its own), else its value."""
     root = a._base
     if root is None:
         b = a._buf
-        return b if type(b) is Node else a._value
+        return b if type(b) is Node or type(b) is ArrayImpl else a._value
     b = root._buf
     if type(b) is not Node and type(b) is not ArrayImpl:
         return a._value  # a host-tier root, or one being written (wait for it)
@@ -317,19 +314,25 @@ def _moved(g):
 
 def _new(fn, args, shape, dtype):
     """The node of ``fn(*args)``, wired into the graph of its pending operands (joined)."""
-    dtype = np.dtype(dtype)
+    if not isinstance(dtype, np.dtype):
+        dtype = np.dtype(dtype)
+    if type(shape) is not tuple:
+        shape = tuple(shape)
     n = Node()
     n.fn = fn
     n.args = args
-    n.shape = shape = tuple(shape)
+    n.shape = shape
     n.dtype = dtype
     n.root = n.value = None
+    nbytes = math.prod(shape) * dtype.itemsize
     with _LOCK:  # (a flush holds it: an operand is pending or computed throughout)
         g = None
         for v in args:
-            if type(v) is _Read:
+            t = type(v)
+            if t is _Read:
                 v = v.base
-            if type(v) is Node and v.value is None:
+                t = type(v)
+            if t is Node and v.value is None:
                 h = v.graph
                 if g is None:
                     g = h
@@ -343,11 +346,16 @@ def _new(fn, args, shape, dtype):
         if g is None:
             g = _Graph()
         codes = []
-        nbytes = math.prod(shape) * dtype.itemsize
         pos = g.pos
         for v in args:
             t = type(v)
-            if t is _Read:  # the base's code (its size counted), the offsets' leaf
+            if t is Node:
+                if v.value is None:
+                    codes.append(-1 - v.index)
+                    continue
+                v = v.value
+                i = g.leaf(v, id(v), None, False)
+            elif t is _Read:  # the base's code (its size counted), the offsets' leaf
                 b = v.base
                 if type(b) is Node and b.value is None:
                     i = -1 - b.index
@@ -360,12 +368,6 @@ def _new(fn, args, shape, dtype):
                 codes.append((v.fn, i, g.leaf(v.dyns, key, type(v.dyns), False) if d is None
                               else d))
                 continue
-            if t is Node:
-                if v.value is None:
-                    codes.append(-1 - v.index)
-                    continue
-                v = v.value
-                i = g.leaf(v, id(v), None, False)
             elif t is ArrayImpl:
                 i = pos.get(id(v))
                 if i is None:
@@ -373,7 +375,7 @@ def _new(fn, args, shape, dtype):
             else:  # equal plain operands (a view's offsets, scalars) are one leaf, which lets
                 # XLA see equal offsets (a view read twice is read once, ``a[s] += f(a[s])``
                 # writes in place); other operands one leaf each
-                key = _plain_key(v)
+                key = (t, v) if t is int or t is float and v else _plain_key(v)  # (its 1st case)
                 i = pos.get(key)
                 if i is None:
                     i = g.leaf(v, key, t, False)
@@ -483,7 +485,9 @@ def _compiled(key, leaves):
     square root, is stored, and each fusion reading it recomputes the cheap chain before it,
     quadratic along a loop) and computing each output from its own copy of the leaves (no
     value shared across outputs: one fusion per output, which duplicates their common part)
-    costs fewer operations."""
+    costs fewer operations. The executable compiled for the cost analysis is the one the jit's
+    calls run (JAX keeps it): the joint graph is compiled once (the split one, when compared,
+    once more)."""
     outs, donate = key[2], key[3]
     fn = jax.jit(_composed(key), donate_argnums=donate)
     fn.copies = 1
@@ -552,13 +556,9 @@ def _plain_key(v):
     if t is tuple:
         for x in v:
             if type(x) is tuple:
-                for y in x:
-                    if type(y) is not int:
-                        break
-                else:
-                    continue
-                break
-            if type(x) is not int:
+                if not _INT.issuperset(map(type, x)):
+                    break
+            elif type(x) is not int:
                 break
         else:
             return t, v

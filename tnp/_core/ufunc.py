@@ -180,10 +180,10 @@ class ufunc:
                 keys = tuple(map(_fast_key, args))
                 kernel = self._fast.get(keys)
                 if kernel is not None and _errcheck.modes() is None:
-                    if lazy.on and self.nout == 1:
-                        r = _record(kernel, args, self._core is not None)
-                        if r is not None:
-                            return r
+                    if lazy.on and self.nout == 1:  # recorded: a new root holding its node
+                        node = _node(kernel, args, self._core is not None)
+                        if node is not None:
+                            return lazy.adopt(ndarray._wrap(node))
                     try:
                         results = kernel(*(a._value if type(a) is ndarray else a
                                            for a in args))[0]
@@ -903,12 +903,6 @@ def _node(kernel, args, core=False):
     if not isinstance(tracing.current_trace(), _jcore.EvalTrace):
         return None
     return lazy.record(kernel, [lazy.read(a) if type(a) is ndarray else a for a in args], core)
-
-
-def _record(kernel, args, core):
-    """The lazy fast path: a new root holding the call's pending node, or None."""
-    node = _node(kernel, args, core)
-    return None if node is None else lazy.adopt(ndarray._wrap(node))
 
 
 def _plain_reduce(kern, shape, dtype, x):
