@@ -31,3 +31,15 @@ def test_python_int_inplace(v, dtype):
             x += v
         return x
     check(body, np.array([0, 1, 3, 100], dtype=dtype))
+
+
+@pytest.mark.parametrize("code", ["q", "Q"])
+def test_overflow_message_after_a_loop_resolved_for_an_equal_type_code(code):
+    """NumPy has two codes for each 64-bit integer ('l' and 'q', 'L' and 'Q'): equal dtypes, one
+    key to tnp's loop cache, but its OverflowError for a Python int names C long only for 'l'.
+    Once the loop was resolved for the other code (as some earlier call in a test run did), a
+    tnp int64 array (always 'l', as NumPy's int64) still gets NumPy's message for int64."""
+    from tnp import add
+    add._resolve((np.dtype(code), int), None, None, None, "same_kind")
+    big = 2**63 if code == "q" else 2**64
+    check(lambda xp, a: a + big, np.zeros(3, "l" if code == "q" else "L"))

@@ -143,7 +143,11 @@ class ufunc:
         for k in keys:  # NumPy accepts the call; XLA must hold its dtypes
             if isinstance(k, np.dtype):
                 dtypes.check_supported(k)
-        return loop[:self.nin], tuple(dtypes.check_supported(np.dtype(r.dtype)) for r in res)
+        # canonical type codes: this cache's keys do not tell NumPy's equal codes apart ('l' and
+        # 'q' are one int64 to a dict), and NumPy's conversions do (its OverflowError for a
+        # Python int names C long for 'l', not for 'q')
+        return (tuple(map(dtypes.canonical, loop[:self.nin])),
+                tuple(dtypes.canonical(r.dtype) for r in res))
 
     # ---- compiled kernels ----------------------------------------------------------------
     def _kernel_uncached(self, in_dtypes, out_dtypes, check):
@@ -195,9 +199,6 @@ class ufunc:
             return self._call(*args, **kwargs)
         except dtypes.UnsupportedDtype:  # a NumPy-only dtype: NumPy's loop, on the host
             return host.unsupported(self._np, args, kwargs)
-        except OverflowError as e:  # a Python int past the dtype: NumPy's own message
-            _numpy_overflow(self._np, args)
-            raise e
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
         """NumPy's loop dtypes for ``dtypes`` (tnp's loops are NumPy's)."""
@@ -910,17 +911,6 @@ def _plain_reduce(kern, shape, dtype, x):
     if lazy.recording():
         return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype)))
     return ndarray._wrap(kern(lazy.value(x), None))
-
-
-def _numpy_overflow(numpy_ufunc, args):
-    """Raise the OverflowError NumPy's ``numpy_ufunc`` gives for ``args``' Python ints (the
-    arrays as empty ones of their dtypes), if it gives one."""
-    try:
-        numpy_ufunc(*(np.empty(0, a.dtype) if isinstance(a, ndarray) else a for a in args))
-    except OverflowError as e:
-        raise e from None
-    except Exception:  # noqa: BLE001 - only NumPy's OverflowError is asked for
-        pass
 
 
 def _fast_key(a):
