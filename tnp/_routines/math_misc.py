@@ -127,7 +127,7 @@ def _interp_real(x, xp, fp, left, right):
         r = slope * (x - x0) + f0
         alt = f1 - slope * (x1 - x)  # NumPy's fallback where slope*(x-x0) is NaN
         r = jnp.where(jnp.isnan(r), jnp.where(jnp.isnan(alt) & (f0 == f1), f0, alt), r)
-        r = jnp.where(x == x1, f1, r)
+        r = jnp.where(x == x0, f0, r)  # NumPy's: an x on a sample point is its value
     lv = fp[0] if left is None else left
     rv = fp[-1] if right is None else right
     r = jnp.where(x < xp[0], lv, r)
