@@ -195,6 +195,9 @@ def test_elementwise(dt):
     check(lambda xp, a: xp.nan_to_num(a), a)
     check(lambda xp, a: xp.nan_to_num(a, nan=-1.0, posinf=7, neginf=-7), a)
     check(lambda xp, a: xp.nan_to_num(a, copy=False), a)
+    # a replacement that is itself non-finite is not replaced again (NumPy's masks are the
+    # input's)
+    check(lambda xp, a: xp.nan_to_num(a, nan=np.inf, posinf=-np.inf, neginf=np.nan), a)
     check(lambda xp, a: xp.sinc(a), a)
     check(lambda xp, a: xp.i0(a[np.isfinite(a)] if a.dtype.kind == "f" else a), a)
     check(lambda xp, a: xp.angle(a), a)

@@ -436,10 +436,11 @@ def _nan_to_num(x: ArrayLike, nan, posinf, neginf):
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
 
-    def fix_part(v):
-        v = jnp.where(jnp.isnan(v), numpy_cast(jnp.asarray(nan), rt), v)
-        v = jnp.where(jnp.isposinf(v), numpy_cast(jnp.asarray(big), rt), v)
-        return jnp.where(jnp.isneginf(v), numpy_cast(jnp.asarray(small), rt), v)
+    def fix_part(v):  # the masks are the input's (a nan=inf is not then made posinf)
+        isnan, isposinf, isneginf = jnp.isnan(v), jnp.isposinf(v), jnp.isneginf(v)
+        v = jnp.where(isnan, numpy_cast(jnp.asarray(nan), rt), v)
+        v = jnp.where(isposinf, numpy_cast(jnp.asarray(big), rt), v)
+        return jnp.where(isneginf, numpy_cast(jnp.asarray(small), rt), v)
     if x.dtype.kind == "c":
         return jax_complex(fix_part(x.real), fix_part(x.imag), x.dtype)
     return fix_part(x)
