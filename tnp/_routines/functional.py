@@ -128,7 +128,6 @@ def _device_types(otypes):
     return otypes is None or all(np.dtype(c) in dtypes.SUPPORTED for c in otypes)
 
 
-@np_doc(np.vectorize)
 def _update_dim_sizes(sizes, shape, core_dims):
     """NumPy's check of an argument's or a result's ``shape`` against the signature's
     ``core_dims``, recording the size of each core dimension first seen in ``sizes``."""
@@ -143,6 +142,7 @@ def _update_dim_sizes(sizes, shape, core_dims):
                              f"{sizes[d]!r}")
 
 
+@np_doc(np.vectorize)
 class vectorize:
     def __init__(self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False,
                  signature=None):
