@@ -123,3 +123,15 @@ def test_vectorize_host_dtypes(use):
 class _Holder:
     def f(self, x):
         return x ** 2
+
+
+@pytest.mark.parametrize("func,signature,arg", [
+    (lambda x: x[:-1], "(n)->(n)", [1, 2, 3]),
+    (lambda x: x, "()->(),()", 1),
+    (lambda x: (x, x), "()->()", [1, 2]),
+    (lambda x: x.sum(), "(n)->(m)", [[1, 2]]),
+    (lambda x: (x, x[:1]), "(n)->(n),(m)", [[1, 2, 3]]),
+    (lambda x: 0, "(n,m)->()", [1, 2])], ids=str)
+def test_vectorize_signature_checks_outputs(func, signature, arg):
+    # NumPy checks the number of results and their core dimensions against the signature
+    check(lambda xp, a: xp.vectorize(func, signature=signature)(a), np.asarray(arg))

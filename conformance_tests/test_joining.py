@@ -332,3 +332,21 @@ def test_pad_0d(pw, mode, kw):
 def test_python_scalars_are_weak(use):
     # NEP 50: a Python scalar among the arrays takes the arrays' dtype
     check(use)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_delete_insert_keep_fortran_order(order):
+    # NumPy's result is Fortran-ordered where the input is Fortran- and not C-contiguous (an
+    # index array deletes by NumPy's fancy indexing, whose result of a C-ordered 2-d input is
+    # also Fortran-ordered: tnp's indexing does not follow NumPy's layout there)
+    def flags(r):
+        return r, r.flags.c_contiguous, r.flags.f_contiguous
+
+    def a(xp):
+        return xp.arange(10).reshape(2, 5, order=order)
+    objs = (slice(60, None), slice(1, 3), 1) + (
+        ([1, 2], np.array([1, 0, 1, 0, 1], bool)) if order == "F" else ())
+    for obj in objs:
+        check(lambda xp: flags(xp.delete(a(xp), obj, axis=1)))
+    for obj in (slice(1, 3), 1, [1, 2]):
+        check(lambda xp: flags(xp.insert(a(xp), obj, 7, axis=1)))

@@ -213,6 +213,16 @@ def test_lstsq(dt):
     check(lambda xp, a, b: xp.linalg.lstsq(a, b), np.stack([a, a]), b)
 
 
+@pytest.mark.parametrize("rcond", [-1, 0, 1, 2.5, None, 1e-15], ids=str)
+def test_lstsq_rank_at_machine_epsilon(rcond):
+    # a singular value just above LAPACK's epsilon (half NumPy's eps) times the largest: gelsd
+    # counts it for rcond <= 0 or >= 1, not for the default eps * max(m, n)
+    a = np.array([[0., 1., 0., 1., 2., 0.], [0., 2., 0., 0., 1., 0.], [1., 0., 1., 0., 0., 4.],
+                  [0., 0., 0., 2., 3., 0.]]).T
+    b = np.array([1, 0, 0, 0, 0, 0])
+    check(lambda xp, a, b: xp.linalg.lstsq(a, b, rcond=rcond)[2], a, b)
+
+
 @pytest.mark.parametrize("dt", INEXACT + [np.dtype("int32")], ids=str)
 def test_pinv(dt):
     tol = _tol(_result_dtype(dt))

@@ -78,6 +78,15 @@ def test_interp(dt):
     check(lambda xp, x, a, f: xp.interp(x, a, f, period=0), x, xp_, fp)
 
 
+@pytest.mark.parametrize("fp", [[1, 2, np.inf, 4], [1, 2, np.nan, 4], [1, 2 + 1j, np.inf, 4],
+                                [1, -np.inf, np.inf, 4]], ids=str)
+def test_interp_on_sample_points_of_non_finite_neighbours(fp):
+    # an x equal to a sample point is that point's value, whatever its neighbours (NumPy does
+    # not interpolate there: inf - inf would be NaN)
+    check(lambda xp, x, a, f: xp.interp(x, a, f), np.array([1, 2, 2.5, 3, 4, 1.5]),
+          np.array([1.0, 2, 3, 4]), np.array(fp))
+
+
 @pytest.mark.parametrize("dt", ["int16", "uint8", "float16", "float32", "float64", "complex64",
                                 "bool"])
 @pytest.mark.parametrize("edge_order", [1, 2])
@@ -186,6 +195,9 @@ def test_elementwise(dt):
     check(lambda xp, a: xp.nan_to_num(a), a)
     check(lambda xp, a: xp.nan_to_num(a, nan=-1.0, posinf=7, neginf=-7), a)
     check(lambda xp, a: xp.nan_to_num(a, copy=False), a)
+    # a replacement that is itself non-finite is not replaced again (NumPy's masks are the
+    # input's)
+    check(lambda xp, a: xp.nan_to_num(a, nan=np.inf, posinf=-np.inf, neginf=np.nan), a)
     check(lambda xp, a: xp.sinc(a), a)
     check(lambda xp, a: xp.i0(a[np.isfinite(a)] if a.dtype.kind == "f" else a), a)
     check(lambda xp, a: xp.angle(a), a)

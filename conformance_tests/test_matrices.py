@@ -92,3 +92,9 @@ def test_vander_errors_and_lists():
     check(lambda xp: xp.vander([1, 2], -1))
     check(lambda xp: xp.vander(3))
     check(lambda xp: xp.vander([]))
+
+
+@pytest.mark.parametrize("order", ["C", "F", None, "A", "x"])
+def test_eye_order(order):
+    check(lambda xp: (lambda e: (e, e.flags.c_contiguous, e.flags.f_contiguous))(
+        xp.eye(3, 4, order=order)))

@@ -177,3 +177,43 @@ def test_nanmedian_sums_middle_elements_in_dtype(dt):
     check(lambda xp, a: xp.nanmedian(a), a)
     long = np.full((2, 601), big, dt)
     check(lambda xp, a: xp.nanmedian(a, axis=1), long)
+
+
+@pytest.mark.parametrize("name", ["nanmean", "nanvar", "nanstd", "mean", "var", "std", "sum",
+                                  "nansum", "cumsum"])
+@pytest.mark.parametrize("dtype", [np.longdouble, "g", np.float32, "f"], ids=str)
+def test_dtype_the_device_cannot_hold(name, dtype):
+    # dtype=longdouble (a type, a character or a dtype): NumPy's call, on the host; not JAX's
+    # "JAX only supports number, bool, and string dtypes" from the cast
+    check(lambda xp, a: getattr(xp, name)(a, dtype=dtype, axis=1), np.eye(3))
+
+
+@pytest.mark.parametrize("name,args", [("nanmedian", ()), ("nanpercentile", ([10, 50],)),
+                                       ("nanquantile", (0.3,))])
+@pytest.mark.parametrize("shape,axis", [((0, 3), 0), ((0, 3), None), ((0, 3), 1),
+                                        ((0,), None), ((2, 0), -1)], ids=str)
+@pytest.mark.parametrize("dt", ["f8", "f4", "i8"])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_order_statistics_of_empty(name, args, shape, axis, dt, keepdims):
+    # NumPy answers with the nanmean of the empty array (q adds no axes), warning "Mean of
+    # empty slice" only where a slice is empty
+    a = np.zeros(shape, dt)
+    check(lambda xp, a: getattr(xp, name)(a, *args, axis=axis, keepdims=keepdims), a)
+    seen = []
+    for xp in (np, tnp):
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            getattr(xp, name)(xp.asarray(a), *args, axis=axis, keepdims=keepdims)
+        seen.append([str(r.message) for r in rec if "Mean of empty" in str(r.message)])
+    assert seen[0] == seen[1]
+
+
+def test_order_statistics_of_empty_check_q():
+    check(lambda xp, a: xp.nanpercentile(a, 200), np.zeros((0, 3)))
+    check(lambda xp, a: xp.nanquantile(a, [0.5, -1], axis=0), np.zeros((0, 3)))
+
+
+@pytest.mark.parametrize("name", ["nanmin", "nanmax"])
+def test_nanmin_nanmax_out_of_wrong_shape(name):
+    # NumPy's error names the reduction its fast path runs (fmin/fmax)
+    check(lambda xp, a: getattr(xp, name)(a, out=xp.zeros(2)), np.arange(10.0))

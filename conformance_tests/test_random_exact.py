@@ -293,3 +293,16 @@ def test_shuffle_permutation_host_dtypes(kind, make):
             return x, p
         return x, p, rng.permuted(x, axis=0), rng.permuted(x)
     check(body, rtol=0)
+
+
+@pytest.mark.parametrize("out_dtype,out_shape", [("int32", (3, 5)), ("float32", (3, 5)),
+                                                 ("float64", (3, 4)), ("complex128", (3, 5)),
+                                                 ("float64", (3, 5))], ids=str)
+def test_permuted_out_checks(out_dtype, out_shape):
+    # NumPy checks out's shape, then copies x into it casting 'safe' (TypeError), before drawing
+    def body(xp):
+        rng = xp.random.default_rng(3)
+        out = xp.zeros(out_shape, dtype=out_dtype)
+        r = rng.permuted(xp.arange(15.0).reshape(3, 5), axis=1, out=out)
+        return r, out, rng.random(2)
+    check(body, rtol=0)

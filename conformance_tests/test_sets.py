@@ -66,6 +66,14 @@ def test_unique_1d_along_its_axis(axis, equal_nan):
     check(lambda xp, a: xp.unique(a, axis=1), a)
 
 
+@pytest.mark.parametrize("axis", [0.0, np.float64(1), 5, -3, "0"], ids=repr)
+@pytest.mark.parametrize("shape", [(4,), (2, 2)], ids=str)
+def test_unique_bad_axis(axis, shape):
+    # NumPy's TypeError for a float axis (its message differs between 1-d and n-d) and its
+    # AxisError naming the array's ndim
+    check(lambda xp, a: xp.unique(a, axis=axis), np.arange(4.0).reshape(shape))
+
+
 @pytest.mark.parametrize("shape,axis", [((2, 0), 0), ((0, 2), 1), ((0, 2), 0), ((3, 0, 2), 0),
                                         ((2, 0, 3), 2)])
 def test_unique_axis_of_empty_rows(shape, axis):

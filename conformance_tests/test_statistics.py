@@ -201,3 +201,21 @@ def test_average_weights_over_several_axes(axis, wsel):
                                 {"aweights": [1.0, 2.0, 0.5], "bias": True}], ids=str)
 def test_cov_complex_weighted(kw):
     check(lambda xp, x: xp.cov(x, **kw), np.array([[1, 2, 3], [1j, 2j, 3.5j]]))
+
+
+@pytest.mark.parametrize("name", ["quantile", "nanquantile"])
+@pytest.mark.parametrize("a,q", [(True, False), ([False, True, True], [False, True, True]),
+                                 ([3.0, 1, 2], 1), ([3, 1, 2], [0, 1]),
+                                 ([[3.0, np.nan, 2], [1, 2, 3]], True)], ids=str)
+def test_quantile_integer_q_takes_elements(name, a, q):
+    # linear with an integer or bool q: NumPy takes the elements (no interpolation), so a bool
+    # array keeps its dtype
+    check(lambda xp, a, q: getattr(xp, name)(a, q), np.asarray(a), np.asarray(q))
+    if np.ndim(a):
+        check(lambda xp, a, q: getattr(xp, name)(a, q, axis=-1), np.asarray(a), np.asarray(q))
+
+
+def test_median_of_empty_axes():
+    a = np.zeros((0, 3))
+    for axis in (1, (0, 1), None):
+        check(lambda xp, a: xp.median(a, axis=axis), a)

@@ -52,3 +52,11 @@ def test_assert_functions(case):
     # host_ok: the helpers compare on the host by design (assert_array_max_ulp returns its ULP
     # differences as NumPy computed them)
     check(lambda xp, a, b, c, i: CASES[case](xp.testing, a, b, c, i), A, B, C, I, host_ok=True)
+
+
+@pytest.mark.parametrize("expected", [(1, 0), (1, 1), (-1, 0)], ids=str)
+@pytest.mark.parametrize("dt", ["float64", "complex64"])
+def test_assert_equal_namedtuple(expected, dt):
+    # a namedtuple of arrays (slogdet's result) is compared item by item, as NumPy's
+    check(lambda xp, a: xp.testing.assert_equal(xp.linalg.slogdet(a), expected),
+          np.zeros((0, 0), dt), host_ok=True)

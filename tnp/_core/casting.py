@@ -4,6 +4,7 @@ Used by every conversion tnp makes (creation, ``astype``, the write path, ufunc 
 import functools
 import warnings
 
+from . import dtypes
 from .jaxload import jit, jnp
 import numpy as np
 
@@ -21,10 +22,13 @@ def numpy_cast(x, dtype):
     out of an integer dtype's range converts as NumPy's C casts do (through int32 or int64,
     wrapping), not to XLA's saturated value; complex to integer takes the real part. Bool
     converts through uint8: XLA rewrites ``convert(bool) * y`` as ``select(bool, y, 0)``, which
-    is 0 where NumPy's ``0 * inf`` is NaN; a convert from uint8 is not rewritten, and fuses."""
+    is 0 where NumPy's ``0 * inf`` is NaN; a convert from uint8 is not rewritten, and fuses.
+    A dtype XLA cannot hold (``dtype=np.longdouble`` asked of a routine) raises
+    ``dtypes.UnsupportedDtype``, so the call is NumPy's, on the host."""
     dtype = np.dtype(dtype)
     if x.dtype == dtype:
         return x
+    dtypes.check_supported(dtype)
     if x.dtype == np.bool_ and dtype != np.uint8:
         x = x.astype(np.uint8)
     if x.dtype.kind == "c" and dtype.kind in "iuf":

@@ -21,12 +21,14 @@ _warned = set()
 
 
 def to_numpy_tree(x, scalars=False):
-    """``x`` with every tnp array (also in lists, tuples and dicts) copied to a NumPy array;
-    with ``scalars``, a 0-d stand-in for a NumPy scalar becomes that NumPy scalar."""
+    """``x`` with every tnp array (also in lists, tuples, namedtuples and dicts) copied to a
+    NumPy array; with ``scalars``, a 0-d stand-in for a NumPy scalar becomes that NumPy scalar."""
     if isinstance(x, ndarray):
         return x.__array__()[()] if scalars and x._scalar else x.__array__()
     if isinstance(x, (list, tuple)) and type(x) in (list, tuple):
         return type(x)(to_numpy_tree(v, scalars) for v in x)
+    if isinstance(x, tuple) and hasattr(type(x), "_fields"):  # a namedtuple (slogdet's, ...)
+        return type(x)(*(to_numpy_tree(v, scalars) for v in x))
     if isinstance(x, dict):
         return {k: to_numpy_tree(v, scalars) for k, v in x.items()}
     if hasattr(type(x), "__array__") and not isinstance(x, (np.ndarray, np.generic)):

@@ -128,6 +128,20 @@ def _device_types(otypes):
     return otypes is None or all(np.dtype(c) in dtypes.SUPPORTED for c in otypes)
 
 
+def _update_dim_sizes(sizes, shape, core_dims):
+    """NumPy's check of an argument's or a result's ``shape`` against the signature's
+    ``core_dims``, recording the size of each core dimension first seen in ``sizes``."""
+    if not core_dims:
+        return
+    if len(shape) < len(core_dims):
+        raise ValueError(f"{len(shape)}-dimensional argument does not have enough dimensions "
+                         f"for all core dimensions {core_dims!r}")
+    for d, n in zip(core_dims, shape[len(shape) - len(core_dims):]):
+        if sizes.setdefault(d, n) != n:
+            raise ValueError(f"inconsistent size for core dimension {d!r}: {n!r} vs "
+                             f"{sizes[d]!r}")
+
+
 @np_doc(np.vectorize)
 class vectorize:
     def __init__(self, pyfunc=np._NoValue, otypes=None, doc=None, excluded=None, cache=False,
@@ -257,14 +271,7 @@ class vectorize:
         sizes = {}
         batch = []
         for a, dims in zip(arrs, in_dims):
-            if a.ndim < len(dims):
-                raise ValueError(f"input with shape {a.shape!r} does not have enough dimensions "
-                                 f"for all core dimensions {dims!r}")
-            core = a.shape[a.ndim - len(dims):]
-            for d, n in zip(dims, core):
-                if sizes.setdefault(d, n) != n:
-                    raise ValueError(f"inconsistent size for core dimension {d!r}: {n} vs "
-                                     f"{sizes[d]}")
+            _update_dim_sizes(sizes, a.shape, dims)
             batch.append(a.shape[:a.ndim - len(dims)])
         bshape = np.broadcast_shapes(*batch)
         n = int(np.prod(bshape))
@@ -274,6 +281,10 @@ class vectorize:
 
         def one(*xs):
             r = func(*[ndarray._wrap(x) for x in xs])
+            got = len(r) if isinstance(r, tuple) else 1
+            if got != len(out_dims):
+                raise ValueError(f"wrong number of outputs from pyfunc: expected "
+                                 f"{len(out_dims)}, got {got}")
             r = r if tuple_out else (r,)
             return tuple(to_jax(v) for v in r)
         if n == 0:
@@ -286,6 +297,8 @@ class vectorize:
             res = [jnp.zeros(s, np.dtype(c)) for s, c in zip(shapes, self.otypes)]
         else:
             first = _concrete_call(one, [f[0] for f in flat])
+            for r, dims in zip(first, out_dims):  # NumPy's checks of the first call's results
+                _update_dim_sizes(sizes, r.shape, dims)
             dts = ([np.dtype(c) for c in self.otypes] if self.otypes is not None else
                    [np.dtype(f.dtype) for f in first])
             try:

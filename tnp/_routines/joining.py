@@ -15,7 +15,7 @@ import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib._arraypad_impl import _as_pairs
 
-from .._core import dtypes, probe, write
+from .._core import dtypes, flags, probe, write
 from .._core.casting import cast, numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
@@ -433,6 +433,13 @@ def _gather_kernel(arr: ArrayLike, values: ArrayLike, perm: ArrayLike, axis):
                     axis=axis)
 
 
+def _gathered(arr, values, perm, axis):
+    """``delete``'s and ``insert``'s result: ``arr`` and ``values`` along ``axis``, taken at
+    ``perm``, laid out as NumPy's (Fortran order for a Fortran-only ``arr``, else C)."""
+    return flags.lay_out(_gather_kernel(arr, values, perm, axis),
+                         "F" if arr.flags.fnc else "C")
+
+
 def _axis_of(arr, axis):
     if axis is None:
         arr = arr.ravel() if arr.ndim != 1 else arr
@@ -450,7 +457,7 @@ def delete(arr, obj, axis=None):
         np.delete(probe.placeholder(probe.Spec(arr.shape, np.int8)), obj, axis=axis)
         raise
     empty = jnp.zeros(arr.shape[:axis] + (0,) + arr.shape[axis + 1:], arr.dtype)
-    return _gather_kernel(arr, empty, keep.astype(np.int64), axis)
+    return _gathered(arr, empty, keep.astype(np.int64), axis)
 
 
 def _insert_error(arr, obj, vshape, axis):
@@ -495,7 +502,7 @@ def insert(arr, obj, values, axis=None):
             _insert_error(arr, obj, np.shape(values), axis)
             raise
         perm = np.concatenate([np.arange(index), n + np.arange(numnew), np.arange(index, n)])
-        return _gather_kernel(arr, vals, perm.astype(np.int64), axis)
+        return _gathered(arr, vals, perm.astype(np.int64), axis)
     if indices.size == 0 and not isinstance(obj, np.ndarray):
         indices = indices.astype(np.intp)
     if indices.dtype.kind not in "iu":
@@ -517,7 +524,7 @@ def insert(arr, obj, values, axis=None):
     except ValueError:
         _insert_error(arr, obj, np.shape(values), axis)
         raise
-    return _gather_kernel(arr, vals, perm, axis)
+    return _gathered(arr, vals, perm, axis)
 
 
 @np_doc(np.append)

@@ -127,7 +127,7 @@ def _interp_real(x, xp, fp, left, right):
         r = slope * (x - x0) + f0
         alt = f1 - slope * (x1 - x)  # NumPy's fallback where slope*(x-x0) is NaN
         r = jnp.where(jnp.isnan(r), jnp.where(jnp.isnan(alt) & (f0 == f1), f0, alt), r)
-        r = jnp.where(x == x1, f1, r)
+        r = jnp.where(x == x0, f0, r)  # NumPy's: an x on a sample point is its value
     lv = fp[0] if left is None else left
     rv = fp[-1] if right is None else right
     r = jnp.where(x < xp[0], lv, r)
@@ -436,10 +436,11 @@ def _nan_to_num(x: ArrayLike, nan, posinf, neginf):
     big = info.max if posinf is None else posinf
     small = info.min if neginf is None else neginf
 
-    def fix_part(v):
-        v = jnp.where(jnp.isnan(v), numpy_cast(jnp.asarray(nan), rt), v)
-        v = jnp.where(jnp.isposinf(v), numpy_cast(jnp.asarray(big), rt), v)
-        return jnp.where(jnp.isneginf(v), numpy_cast(jnp.asarray(small), rt), v)
+    def fix_part(v):  # the masks are the input's (a nan=inf is not then made posinf)
+        isnan, isposinf, isneginf = jnp.isnan(v), jnp.isposinf(v), jnp.isneginf(v)
+        v = jnp.where(isnan, numpy_cast(jnp.asarray(nan), rt), v)
+        v = jnp.where(isposinf, numpy_cast(jnp.asarray(big), rt), v)
+        return jnp.where(isneginf, numpy_cast(jnp.asarray(small), rt), v)
     if x.dtype.kind == "c":
         return jax_complex(fix_part(x.real), fix_part(x.imag), x.dtype)
     return fix_part(x)

@@ -6,12 +6,12 @@ import operator
 from .._core.jaxload import jit, jnp
 import numpy as np
 
-from .._core import dtypes, probe
+from .._core import dtypes, flags, probe
 from .._core.casting import numpy_cast
 from .._core.ndarray import ndarray
 from .._core.normalize import ArrayLike, normalize
 from .._core.np_doc import np_doc
-from .creation import asarray, check_size, elements, place
+from .creation import _check_order, asarray, check_size, elements, place
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander"]
 
@@ -58,7 +58,8 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     k = m if k >= m else operator.index(k)  # NumPy reads k as an index only when it is < M
     dtype = dtypes.canonical(dtype)
     check_size(n * m, dtype)
-    return place(ndarray._wrap(_eye_kernel(n, m, k, dtype.char)), device)
+    _check_order(order)
+    return flags.lay_out(place(ndarray._wrap(_eye_kernel(n, m, k, dtype.char)), device), order)
 
 
 @np_doc(np.identity, result_size=_square_size)

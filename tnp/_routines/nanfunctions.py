@@ -21,7 +21,7 @@ from . import reductions as red
 from .creation import asarray
 from .reductions import _NoValue, _axes, _opt, _where, add_reduce, checked_out, probe_dtype
 from .ufuncs import add, maximum, minimum, multiply
-from .statistics import _is_tracer, median_front, quantile_front
+from .statistics import _is_tracer, check_weights, median_front, probe_quantile, quantile_front
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanstd", "nanvar", "nanmin", "nanmax", "nanargmin",
            "nanargmax", "nancumsum", "nancumprod", "nanmedian", "nanpercentile", "nanquantile"]
@@ -191,7 +191,7 @@ def _nanextreme_like(op, a, axis, out, keepdims, initial, where):
         _warn_if(lambda: _all_nan(a, axes), "All-NaN slice encountered", 4)
     kd = bool(_opt(keepdims, False))
     return _nanextreme(a, _where(where), axes, kd, _opt(initial, None), op,
-                       checked_out(out, a, axes, kd))
+                       checked_out(out, a, axes, kd, getattr(np, "f" + op).reduce))
 
 
 @np_doc(np.nanmin)
@@ -256,8 +256,20 @@ def _warn_all_nan(a, axis):
         _warn_if(lambda: _all_nan(a, _axes(axis, a.ndim)), "All-NaN slice encountered", 4)
 
 
+def _empty(name, a, q, axis, out, keepdims, weights=None, **kw):
+    """NumPy's answer for an empty ``a``, once its checks of the arguments have passed: the
+    ``nanmean`` of ``a`` ("Mean of empty slice" where a slice is empty; ``q`` adds no axes)."""
+    probe_quantile(name, a, q, weights, axis=axis, keepdims=keepdims, **kw)
+    if weights is not None:
+        check_weights(weights)
+    return nanmean(a, axis, out=out, keepdims=keepdims)
+
+
 @np_doc(np.nanmedian)
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
+    a = asarray(a)
+    if a.size == 0:
+        return _empty("nanmedian", a, None, axis, out, keepdims)
     _warn_all_nan(a, axis)
     return median_front("nanmedian", a, axis, out, keepdims, True)
 
@@ -265,6 +277,9 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=_NoValue):
 @np_doc(np.nanpercentile)
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=_NoValue, *, weights=None):
+    a = asarray(a)
+    if a.size == 0:
+        return _empty("nanpercentile", a, q, axis, out, keepdims, weights, method=method)
     _warn_all_nan(a, axis)
     return quantile_front("nanpercentile", a, q, axis, out, method, keepdims, weights, True)
 
@@ -272,5 +287,8 @@ def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="line
 @np_doc(np.nanquantile)
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=_NoValue, *, weights=None):
+    a = asarray(a)
+    if a.size == 0:
+        return _empty("nanquantile", a, q, axis, out, keepdims, weights, method=method)
     _warn_all_nan(a, axis)
     return quantile_front("nanquantile", a, q, axis, out, method, keepdims, weights, True)

@@ -6,6 +6,7 @@
 function run by the one probe on a placeholder); ``mean`` and ``var`` accumulate with that
 engine's reduction body. Never JAX's defaults.
 """
+import math
 import warnings
 from typing import Optional
 
@@ -248,7 +249,7 @@ def _lex_last(x, k):
     nd = x.ndim
     rest = [i for i in range(nd) if i not in k]
     x = jnp.transpose(x, rest + list(k))
-    return x.reshape(x.shape[:len(rest)] + (-1,))
+    return x.reshape(x.shape[:len(rest)] + (math.prod(x.shape[len(rest):]),))
 
 
 def lex_arg(x, op):

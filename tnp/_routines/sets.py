@@ -9,12 +9,14 @@ import math
 
 from .._core.jaxload import jax, jit, jnp
 import numpy as np
+from numpy.exceptions import AxisError
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
                                          UniqueInverseResult)
 
 from .._core import dtypes, probe
 from .._core.casting import cast, numpy_cast
-from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
+from .._core.normalize import ArrayLike, normalize, wrap_result
 from .._core.np_doc import np_doc
 from .._core import syncs
 from .creation import asarray
@@ -86,7 +88,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
 @normalize(jit=False)
 def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis, equal_nan):
     if axis is not None and ar.ndim == 1:
-        normalize_axis(axis, ar.ndim)  # NumPy: a 1-d array along its axis is unique(axis=None)
+        normalize_axis_index(axis, 1)  # NumPy: a 1-d array along its axis is unique(axis=None)
         axis = None
     if axis is None:
         values, index, inverse, counts, first = _unique(ar.ravel(), equal_nan)
@@ -94,7 +96,10 @@ def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis,
         if not (return_index or return_inverse or return_counts):
             values = ar.ravel()[first]  # NumPy's hash-based path keeps the first seen
     else:
-        axis = normalize_axis(axis, ar.ndim)
+        try:  # NumPy's errors: its moveaxis's TypeError, its own AxisError
+            axis = normalize_axis_tuple(axis, ar.ndim, "source")[0]
+        except AxisError:
+            raise AxisError(axis, ar.ndim) from None
         moved = jnp.moveaxis(ar, axis, 0)
         rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
         values, index, inverse, counts, _ = _unique(rows, False)

@@ -94,7 +94,10 @@ def _interpolate(xs, n, q, method, rt):
     qdt = q.dtype if q.dtype.kind == "f" else np.dtype(np.float64)
     qf = numpy_cast(q, qdt)
     nf = numpy_cast(n, qdt)
-    vi = _virtual_index(method, nf, qf)
+    if method == "linear" and q.dtype.kind in "biu":  # NumPy's: an integer index, no lerp
+        vi = (n - 1) * numpy_cast(q, np.intp)     # (so a bool ``a`` stays bool)
+    else:
+        vi = _virtual_index(method, nf, qf)
     last = jnp.maximum(n - 1, 0)
     if vi.dtype.kind in "iu":
         idx = jnp.minimum(vi, last)

@@ -191,8 +191,8 @@ def _lstsq(a: ArrayLike, b: ArrayLike, rcond):
     a, b = numpy_cast(a, t), numpy_cast(b, t)
     if rcond is None:
         rcond = np.finfo(t).eps * max(n, m)
-    elif rcond < 0:
-        rcond = np.finfo(t).eps
+    elif not 0 < rcond < 1:  # LAPACK's gelsd then uses its machine epsilon (half NumPy's eps)
+        rcond = np.finfo(t).eps / 2
     u, s, vh = jnp.linalg.svd(a, full_matrices=False)
     cutoff = rcond * (jnp.max(s, initial=0) if s.size else 0)
     large = s > cutoff

@@ -244,9 +244,11 @@ class Generator(_Engine):
     def permuted(self, x, *, axis=None, out=None):
         if not isinstance(x, ndarray) or (out is not None and not isinstance(out, ndarray)):
             return to_tnp(self._np.permuted(to_host(x), axis=axis, out=to_host(out)), (x, out))
-        if out is not None and out.shape != x.shape:  # NumPy's error, before any draw
-            probe.call(self._np.permuted, probe.like(x, np.float64), axis=axis,
-                       out=probe.Out(out.shape, np.float64))
+        if out is not None and (out.shape != x.shape or not np.can_cast(x.dtype, out.dtype)):
+            # NumPy's error (its shape check, then its copy of x into out, casting 'safe'),
+            # before any draw
+            probe.call(self._np.permuted, probe.like(x), axis=axis,
+                       out=probe.Out(out.shape, out.dtype))
         flat = np.arange(x.size, dtype=np.intp).reshape(x.shape)
         idx = self._np.permuted(flat, axis=axis)
         result = take(x.reshape(-1), idx.reshape(-1), 0).reshape(x.shape)
