@@ -591,7 +591,7 @@ def _compare(ufunc_name):
             return getattr(_ns, ufunc_name)(self, other)
         try:
             return getattr(_ns, ufunc_name)(self, other)
-        except _UFuncNoLoopError:  # NumPy's ==/!= of dtypes without a loop: all False/True, broadcast
+        except _UFuncNoLoopError:  # NumPy's ==/!= without a loop: all False/True, broadcast
             shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
                                probe.Spec(np.shape(other), bool)).shape
             r = _ns.full(shape, ufunc_name == "not_equal")
