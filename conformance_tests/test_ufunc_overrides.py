@@ -127,3 +127,16 @@ def test_subclass_calling_super_with_an_overriding_where():
             declined = False
         return r, out, declined
     check(body, np.array([1.0, -2.0, 3.0]))
+
+
+def test_array_ufunc_given_the_keywords_as_passed():
+    # the keywords as the call passed them (where=True and subok included), after NumPy's own
+    # checks of their names (an unknown one, sig= with signature=: TypeError, no override)
+    def body(xp, x):
+        r = Recorder()
+        return [xp.multiply(1, r, subok="bar", where=42), xp.add(r, 1, where=True),
+                xp.add(r, 1, casting="unsafe", order="C", dtype=None, out=None)]
+    check(body, np.arange(3.0))
+    for bad in (lambda xp, x: xp.multiply(Recorder(), x, sig="a", signature="a"),
+                lambda xp, x: xp.multiply(Recorder(), x, foo="bar")):
+        check(bad, np.arange(3.0), message=False)  # (Python's wording names the method)

@@ -87,6 +87,10 @@ def _host_tier(method):
     return call
 
 
+_CALL_KEYWORDS = frozenset({"out", "where", "casting", "order", "dtype", "subok", "signature",
+                            "sig"})
+
+
 class _Doc:
     """A ufunc's ``__doc__``, as NumPy's: one set on the ufunc (``uf.__doc__ = ...``, kept in
     its ``__dict__``) or else its NumPy ufunc's; ``del uf.__doc__`` restores NumPy's."""
@@ -262,11 +266,15 @@ class ufunc:
         included, left out when all None), or ``_NO_OVERRIDE``."""
         ins, outs = args[:self.nin], args[self.nin:]
         out = kwargs.get("out")
+        if not kwargs.keys() <= _CALL_KEYWORDS:  # the call raises NumPy's (Python's) TypeError
+            return _NO_OVERRIDE
         if not _overriding(ins + outs + (out if type(out) is tuple else (out,))
                            + (kwargs.get("where"),)):
             return _NO_OVERRIDE
         if len(args) > self.nargs or len(ins) < self.nin:
             self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
+        if "sig" in kwargs and kwargs.get("signature") is not None:
+            raise TypeError("cannot specify both 'sig' and 'signature'")
         if outs and "out" in kwargs:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
         if "out" in kwargs:
@@ -276,18 +284,18 @@ class ufunc:
             kw["out"] = tuple(outs) + (None,) * (self.nout - len(outs))
         return _dispatch(self, "__call__", ins, kw)
 
-    def _call(self, *args, out=_NO_VALUE, where=True, casting="same_kind", order="K",
-              dtype=None, subok=True, signature=None, sig=_NO_VALUE):
-        given = {"where": where} if where is not True else {}
-        if out is not _NO_VALUE:
-            given["out"] = out
-        r = self._override_call(args, given)
-        if r is not _NO_OVERRIDE:
-            return r
+    def _call(self, *args, **kwargs):
+        """NEP 13 first: an overriding operand's ``__array_ufunc__`` is given the keywords as
+        passed."""
+        r = self._override_call(args, kwargs)
+        return self._call_bound(*args, **kwargs) if r is _NO_OVERRIDE else r
+
+    def _call_bound(self, *args, out=_NO_VALUE, where=True, casting="same_kind", order="K",
+                    dtype=None, subok=True, signature=None, sig=_NO_VALUE):
         if out is _NO_VALUE:
             if where is not True and len(args) <= self.nin:
                 warnings.warn("'where' used without 'out', expect unitialized memory in output. "
-                              "If this is intentional, use out=None.", UserWarning, stacklevel=3)
+                              "If this is intentional, use out=None.", UserWarning, stacklevel=4)
             out = None
         elif out is None and self.nout > 1:
             raise TypeError("'out' must be a tuple of arrays")
