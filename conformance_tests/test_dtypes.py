@@ -79,3 +79,12 @@ def test_overflowing_python_int_raises_like_numpy():
     check(lambda xp, a: a + 300, np.zeros(3, np.uint8))
     check(lambda xp, a: a * -1, np.zeros(3, np.uint16))
     check(lambda xp, a: a + 2**63, np.zeros(3, np.int64))
+
+
+@pytest.mark.parametrize("dt", ["float64", "int8", "complex64", "bool"])
+def test_scalar_astype_object(dt):
+    # a scalar result's astype(object) is NumPy's Python object; a 0-d array's stays an array
+    def body(xp, a):
+        s = xp.sin(a) if a.dtype.kind in "fc" else a.sum()
+        return s.astype(object), a.astype("O"), type(s.astype(object)).__name__
+    check(body, np.array(1, dt))

@@ -159,3 +159,23 @@ def test_namespace_complete_and_signatures():
             getattr(np.fft, name)).parameters.values()]
         assert ours == theirs, name
     assert isinstance(tnp.fft.fft(tnp.ones(4)), tnp.ndarray)
+
+
+@pytest.mark.parametrize("call", [
+    lambda xp, x, c: xp.fft.fft(x, out=""),
+    lambda xp, x, c: xp.fft.fft(x, out=xp.zeros((5, 6))),  # wrong shape before any cast
+    lambda xp, x, c: xp.fft.fft(x, out=xp.zeros(30)),  # complex into float: NumPy's TypeError
+    lambda xp, x, c: xp.fft.rfft(x, out=xp.zeros(16, "int64")),
+    lambda xp, x, c: xp.fft.irfft(c, out=xp.zeros((10, 5, 9), complex)),
+    lambda xp, x, c: xp.fft.fftn(c, out=xp.zeros_like(c), s=(3, 3, 3), axes=(0, 1, 2)),
+    lambda xp, x, c: xp.fft.rfftn(c.real, out=xp.zeros_like(c), s=(3, 3, 3), axes=(0, 1, 2)),
+    lambda xp, x, c: xp.fft.fftn(c, out=xp.zeros((3, 5, 6), complex), s=(3, 5, 6),
+                                 axes=(0, 1, 2)),  # each step is written to out: its shape
+    lambda xp, x, c: xp.fft.irfftn(c, out=xp.zeros((3, 3, 3)), s=(3, 3, 3), axes=(0, 1, 2)),
+    lambda xp, x, c: xp.fft.fft(x, out=xp.zeros(30, "complex64")),
+])
+def test_out_errors(call):
+    # out= is checked as NumPy's ufuncs check it: its type, its shape, the 'same_kind' cast
+    x = np.arange(30.0)
+    c = np.random.default_rng(0).random((10, 5, 6)) + 1j
+    check(call, x, c, **_tol("complex64"))

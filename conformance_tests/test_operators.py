@@ -150,3 +150,14 @@ def test_structured_and_void_comparisons(op, other):
         o = operand(xp, a, b)
         return (a == o) if op == "==" else (a != o)
     check(body, a, b)
+
+
+@pytest.mark.parametrize("op", [operator.eq, operator.ne, operator.lt])
+@pytest.mark.parametrize("a, b", [(np.array(0.0), np.array("a")), (np.array("a"), np.array(0.0)),
+                                  (np.array([0.0, 1.0]), np.array(["a", "b"])),
+                                  (np.arange(3), np.array([b"x"])),
+                                  (np.array([0.0, 1.0]), np.array(["a", "b", "c"]))], ids=str)
+def test_comparison_without_a_loop(op, a, b):
+    # ==/!= of dtypes no ufunc loop takes: all False/True (NumPy's scalar for 0-d operands),
+    # broadcast, or NumPy's ValueError; other comparisons raise NumPy's no-loop error
+    check(lambda xp, x, y: op(x, y), a, b)

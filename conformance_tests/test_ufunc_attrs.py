@@ -69,3 +69,16 @@ def test_output_dtype_table(name):
             assert isinstance(actual, type) and issubclass(actual, expected), (dts, actual)
         else:
             assert actual == expected, (dts, actual, expected)
+
+
+def test_doc_set_and_deleted():
+    # a ufunc's __doc__ is NumPy's; one set on it replaces it until deleted
+    for name in ("add", "frexp", "vecdot", "matmul"):
+        uf, nuf = getattr(tnp, name), getattr(np, name)
+        assert uf.__doc__ == nuf.__doc__
+        uf.__doc__ = "new docs"
+        try:
+            assert uf.__doc__ == "new docs"
+        finally:
+            del uf.__doc__
+        assert uf.__doc__ == nuf.__doc__

@@ -1,6 +1,7 @@
 """ufunc.__call__ keywords against NumPy: out (array, tuple, partial tuple, positional), where,
 casting, dtype, signature; and the floating-point error state (errstate/seterr)."""
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -197,3 +198,42 @@ def test_resolve_dtypes():
     check(lambda xp: xp.add.resolve_dtypes((i4, f4, None), casting="no"))
     assert list(inspect.signature(tnp.ufunc.resolve_dtypes).parameters) == list(
         inspect.signature(np.ufunc.resolve_dtypes).parameters)
+
+
+def test_where_without_out_warns():
+    # NumPy's UserWarning for where= without out= (uninitialised output), only then
+    def warned(xp):
+        a = xp.arange(7)
+        calls = [lambda: xp.add(a, a, where=a > 2), lambda: xp.negative(a, where=False),
+                 lambda: xp.add(a, a, where=True), lambda: xp.add(a, a, where=a > 2, out=None),
+                 lambda: xp.add(a, a, xp.empty(7, a.dtype), where=a > 2),
+                 lambda: xp.add.reduce(a, where=a > 2)]
+        found = []
+        for call in calls:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                call()
+            found.append([(x.category, str(x.message)) for x in w])
+        return found
+    assert warned(tnp) == warned(np)
+
+
+@pytest.mark.parametrize("dt", ["intp", "int8", "int32", "uint64"])
+@pytest.mark.parametrize("x", [[1.0, np.nan], [1.5, 1e30], [1.5, -2.5], [3e9, 1.0],
+                               [1 + 2j, np.nan]], ids=str)
+def test_input_cast_invalid_raises(dt, x):
+    # errstate(invalid='raise'): the loop's input cast of NaN, inf or an out-of-range float
+    # to an integer is NumPy's FloatingPointError ("invalid value encountered in cast")
+    def body(xp, a):
+        with xp.errstate(invalid="raise"):
+            return xp.add(a, a, dtype=dt, casting="unsafe")
+    check(body, np.array(x))
+
+
+@pytest.mark.parametrize("a, b", [((4, 2), (4, 1)), ((4, 2), ()), ((2, 1, 2), (2, 2)),
+                                  ((2, 1, 1), (3, 1, 1))], ids=str)
+def test_gufunc_core_dimension_errors(a, b):
+    # NumPy's ValueError (a core dimension missing or mismatched), eager and recorded
+    def body(xp, x, y):
+        return xp.vecdot(x, y), xp.vecdot(x, y)
+    check(body, np.ones(a), np.ones(b))

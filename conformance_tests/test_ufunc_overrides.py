@@ -98,3 +98,45 @@ def test_array_wrap_of_the_highest_priority_input():
 
     check(lambda xp, x: xp.maximum(Fails(), Fails()), np.arange(2.0))
     check(lambda xp, x: xp.maximum.reduce(Fails()), np.arange(2.0))
+
+
+def test_subclass_calling_super_with_an_overriding_where():
+    # ndarray.__array_ufunc__ (reached through super()) returns NotImplemented while an operand,
+    # where= included, still overrides: every operand declining is NumPy's TypeError
+    def body(xp, x):
+        class Unwraps(xp.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                if "where" in kwargs and isinstance(kwargs["where"], Unwraps):
+                    kwargs["where"] = kwargs["where"].view(xp.ndarray)
+                inputs = tuple(i.view(xp.ndarray) if isinstance(i, Unwraps) else i
+                               for i in inputs)
+                return super().__array_ufunc__(ufunc, method, *inputs, **kwargs)
+
+        class Keeps(xp.ndarray):
+            def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+                return super().__array_ufunc__(ufunc, method, *inputs, **kwargs)
+
+        where = x > 0
+        out = xp.zeros(3)
+        r = xp.negative(x, where=where.view(Unwraps), out=out)
+        try:
+            xp.negative(x, where=where.view(Keeps), out=out)
+        except TypeError:
+            declined = True
+        else:
+            declined = False
+        return r, out, declined
+    check(body, np.array([1.0, -2.0, 3.0]))
+
+
+def test_array_ufunc_given_the_keywords_as_passed():
+    # the keywords as the call passed them (where=True and subok included), after NumPy's own
+    # checks of their names (an unknown one, sig= with signature=: TypeError, no override)
+    def body(xp, x):
+        r = Recorder()
+        return [xp.multiply(1, r, subok="bar", where=42), xp.add(r, 1, where=True),
+                xp.add(r, 1, casting="unsafe", order="C", dtype=None, out=None)]
+    check(body, np.arange(3.0))
+    for bad in (lambda xp, x: xp.multiply(Recorder(), x, sig="a", signature="a"),
+                lambda xp, x: xp.multiply(Recorder(), x, foo="bar")):
+        check(bad, np.arange(3.0), message=False)  # (Python's wording names the method)

@@ -221,3 +221,15 @@ def test_complex_to_real_warns(name, dt):
                 raised = True
         return x, raised, [(type(m.message), str(m.message)) for m in w]
     check(body, np.array([1 + 2j, 3j]))
+
+
+@pytest.mark.parametrize("dt", ["float64", "int32", "longdouble", "clongdouble"])
+def test_flat_assignment_through_a_strided_view(dt):
+    # ``v.flat = ...`` on a view NumPy cannot reshape without a copy writes into the array
+    # (also for dtypes held on the host tier)
+    def body(xp, a):
+        v = a[::2, ::3]
+        v.flat = range(1, 37)
+        a[1::2, 1::3].flat[2:5] = 7
+        return a
+    check(body, np.zeros((12, 18), dt))

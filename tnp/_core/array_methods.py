@@ -12,6 +12,7 @@ import sys
 
 from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
+from numpy._core._exceptions import _UFuncNoLoopError
 
 from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
 from .flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
@@ -177,6 +178,8 @@ class _Methods:
         return array if _type(array) is _type(self) else array.view(_type(self))
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        if self._scalar and np.dtype(dtype) == object:  # NumPy's scalar: its Python object
+            return self._scalar_host()[()].astype(object, order=order, casting=casting)
         target = dtypes.canonical(dtype)
         # NumPy's errors for order= and casting=, from its astype on a placeholder
         probe.call(np.ndarray.astype, probe.Spec((0,), self._dtype), target, order=order,
@@ -584,8 +587,17 @@ def _compare(ufunc_name):
             fn = operator.eq if ufunc_name == "equal" else operator.ne
             r = fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
             return _ns.asarray(r) if isinstance(r, np.ndarray) else r
-        return getattr(_ns, ufunc_name)(self, other)
+        if ufunc_name not in ("equal", "not_equal"):
+            return getattr(_ns, ufunc_name)(self, other)
+        try:
+            return getattr(_ns, ufunc_name)(self, other)
+        except _UFuncNoLoopError:  # NumPy's ==/!= without a loop: all False/True, broadcast
+            shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
+                               probe.Spec(np.shape(other), bool)).shape
+            r = _ns.full(shape, ufunc_name == "not_equal")
+            return r[()] if shape == () else r
     return op
+
 
 
 for _op, _uf in _COMPARE.items():

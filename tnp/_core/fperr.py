@@ -28,7 +28,7 @@ for the divisions only (``int_fold_flags``: a zero divisor, floor division of th
 """
 import functools
 
-from .jaxload import jax, jnp, lax
+from .jaxload import jax, jit, jnp, lax
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
@@ -138,3 +138,28 @@ class ErrCheck:
 
 
 errcheck = ErrCheck()
+
+
+def _int_cast_range(dtype):
+    """The float range NumPy's float-to-int cast converts without 'invalid' (it goes through
+    C's int32 for small types, int64 for int64/uint32, uint64 for uint64)."""
+    if dtype == np.uint64:
+        return -2.0**63, 2.0**64
+    if dtype.itemsize == 8 or dtype == np.uint32:
+        return -2.0**63, 2.0**63
+    return -2.0**31, 2.0**31
+
+
+@jit
+def _outside(v, lo, hi):
+    return jnp.any(~((v >= lo) & (v < hi)))
+
+
+def check_cast(x, dtype):
+    """``errstate(invalid='raise')``: NumPy's FloatingPointError for a cast of the float
+    ``jax.Array`` ``x`` to the integer ``dtype`` meeting NaN, inf or a value out of the cast's
+    range (``astype``, a ufunc's input cast to its loop; a sync, only when 'raise' is asked
+    for)."""
+    if errcheck.raises("invalid") and x.size and bool(
+            _outside(jnp.real(x), *_int_cast_range(np.dtype(dtype)))):
+        raise FloatingPointError("invalid value encountered in cast")

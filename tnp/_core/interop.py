@@ -5,14 +5,15 @@ import numpy as np
 from . import fallback, write
 from .ndarray import ndarray
 from .np_doc import REGISTRY
-from .ufunc import for_numpy
+from .ufunc import for_numpy, overridden, ufunc
 
 _NAMESPACES = {"numpy": "main", "numpy.linalg": "linalg", "numpy.fft": "fft",
                "numpy.random": "random", "numpy.lib.stride_tricks": "lib.stride_tricks"}
 
 
 def array_ufunc(np_ufunc, method, inputs, kwargs):
-    tnp_ufunc = for_numpy(np_ufunc)
+    # (a subclass's ``__array_ufunc__`` calling ``super()`` passes tnp's own ufunc)
+    tnp_ufunc = np_ufunc if isinstance(np_ufunc, ufunc) else for_numpy(np_ufunc)
     if tnp_ufunc is None:  # a ufunc made by frompyfunc, or by another library: NumPy runs it
         name = getattr(np_ufunc, "__name__", "ufunc")
         run = fallback.numpy_fallback(getattr(np_ufunc, method), f"{name}.{method}")
@@ -33,7 +34,11 @@ def array_ufunc(np_ufunc, method, inputs, kwargs):
         if not isinstance(res, tuple):
             return outs[0] if outs[0] is not None else res
         return tuple(r if o is None else o for o, r in zip(outs, res))
+    if overridden(inputs, kwargs):
+        return NotImplemented
     out = kwargs.get("out")
+    if out is not None and type(out) is not tuple:  # one output array, as NumPy takes it
+        out = (out,)
     if out is not None and any(isinstance(o, np.ndarray) for o in out):
         # A NumPy array as out: compute on the device, then write the host array.
         kwargs = dict(kwargs)

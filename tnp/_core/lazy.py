@@ -196,7 +196,7 @@ def record(kernel, values, core=False):
     if core:
         try:
             aval = _abstract(kernel, fn, values)
-        except (TypeError, ValueError):  # the eager call raises NumPy's error
+        except (TypeError, ValueError, IndexError):  # the eager call raises NumPy's error
             return None
         return None if aval is None else _new(fn, values, *aval)
     try:

@@ -235,3 +235,18 @@ def host_get(chain, dyns, root):
     for (kind, static), dyn in zip(chain, dyns):
         x = HOST_GETS[kind](static, x, dyn)
     return x
+
+
+def host_set(chain, dyns, root, put):
+    """``put(view)`` on the view of the host array ``root`` through ``chain``, written through:
+    where NumPy's reshape of a strided view copies (``a.flat`` of ``b[::2, ::3]``), the copy is
+    written back into the view it was made from."""
+    x, copies = root, []
+    for (kind, static), dyn in zip(chain, dyns):
+        y = HOST_GETS[kind](static, x, dyn)
+        if kind == "reshape" and y.size and not np.may_share_memory(y, x):
+            copies.append((x, y))
+        x = y
+    put(x)
+    for src, copy in reversed(copies):
+        src[...] = copy.reshape(src.shape)

@@ -13,12 +13,14 @@ checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._ro
 import functools
 import inspect
 import re
+import warnings
 
 from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
 from . import caches, dtypes, host, lazy, placement, probe, tracing, write
-from .fperr import INT_FOLDS, errcheck as _errcheck, flags as _fp_flags, int_fold_flags
+from .fperr import (INT_FOLDS, check_cast as _check_cast, errcheck as _errcheck,
+                    flags as _fp_flags, int_fold_flags)
 from .ndarray import ndarray
 from .casting import cast, numpy_cast
 from .normalize import (normalize_axes, out_arrays, out_tuple, single_out, to_jax,
@@ -85,15 +87,43 @@ def _host_tier(method):
     return call
 
 
+_CALL_KEYWORDS = frozenset({"out", "where", "casting", "order", "dtype", "subok", "signature",
+                            "sig"})
+
+
+class _Doc:
+    """A ufunc's ``__doc__``, as NumPy's: one set on the ufunc (``uf.__doc__ = ...``, kept in
+    its ``__dict__``) or else its NumPy ufunc's; ``del uf.__doc__`` restores NumPy's."""
+
+    def __init__(self, class_doc):
+        self.class_doc = class_doc
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.class_doc
+        doc = obj.__dict__.get("__doc__")
+        return obj._np.__doc__ if doc is None else doc
+
+    def __set__(self, obj, value):
+        obj.__dict__["__doc__"] = value
+
+    def __delete__(self, obj):
+        obj.__dict__.pop("__doc__", None)
+
+
 class ufunc:
-    """A NumPy ufunc implemented on JAX. ``impl`` maps loop-dtype jax arrays to jax results."""
+    __doc__ = _Doc("A NumPy ufunc implemented on JAX. ``impl`` maps loop-dtype jax arrays to "
+                   "jax results.")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.__doc__ = _Doc(cls.__dict__.get("__doc__"))  # its instances' docs: NumPy's
 
     def __init__(self, np_ufunc, impl):
         self._np = np_ufunc
         self._impl = impl
         _BY_NUMPY[np_ufunc] = self
         self.__name__ = np_ufunc.__name__
-        self.__doc__ = np_ufunc.__doc__
         # NumPy's signature for ``inspect`` (None where NumPy has none: inspect reads __call__)
         self.__signature__ = getattr(np_ufunc, "__signature__", None)
         self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
@@ -191,7 +221,7 @@ class ufunc:
                     try:
                         results = kernel(*(a._value if type(a) is ndarray else a
                                            for a in args))[0]
-                    except (TypeError, ValueError, OverflowError):  # e.g. mismatched shapes,
+                    except (TypeError, ValueError, IndexError, OverflowError):  # mismatched shapes,
                         return self._call(*args)  # an int past the dtype: NumPy's error
                     if self.nout == 1:
                         return ndarray._wrap(results[0])
@@ -237,11 +267,15 @@ class ufunc:
         included, left out when all None), or ``_NO_OVERRIDE``."""
         ins, outs = args[:self.nin], args[self.nin:]
         out = kwargs.get("out")
+        if not kwargs.keys() <= _CALL_KEYWORDS:  # the call raises NumPy's (Python's) TypeError
+            return _NO_OVERRIDE
         if not _overriding(ins + outs + (out if type(out) is tuple else (out,))
                            + (kwargs.get("where"),)):
             return _NO_OVERRIDE
         if len(args) > self.nargs or len(ins) < self.nin:
             self._np(*[0] * len(args))  # NumPy's own TypeError for the wrong argument count
+        if "sig" in kwargs and kwargs.get("signature") is not None:
+            raise TypeError("cannot specify both 'sig' and 'signature'")
         if outs and "out" in kwargs:
             raise TypeError("cannot specify 'out' as both a positional and keyword argument")
         if "out" in kwargs:
@@ -251,15 +285,18 @@ class ufunc:
             kw["out"] = tuple(outs) + (None,) * (self.nout - len(outs))
         return _dispatch(self, "__call__", ins, kw)
 
-    def _call(self, *args, out=_NO_VALUE, where=True, casting="same_kind", order="K",
-              dtype=None, subok=True, signature=None, sig=_NO_VALUE):
-        given = {"where": where} if where is not True else {}
-        if out is not _NO_VALUE:
-            given["out"] = out
-        r = self._override_call(args, given)
-        if r is not _NO_OVERRIDE:
-            return r
+    def _call(self, *args, **kwargs):
+        """NEP 13 first: an overriding operand's ``__array_ufunc__`` is given the keywords as
+        passed."""
+        r = self._override_call(args, kwargs)
+        return self._call_bound(*args, **kwargs) if r is _NO_OVERRIDE else r
+
+    def _call_bound(self, *args, out=_NO_VALUE, where=True, casting="same_kind", order="K",
+                    dtype=None, subok=True, signature=None, sig=_NO_VALUE):
         if out is _NO_VALUE:
+            if where is not True and len(args) <= self.nin:
+                warnings.warn("'where' used without 'out', expect unitialized memory in output. "
+                              "If this is intentional, use out=None.", UserWarning, stacklevel=4)
             out = None
         elif out is None and self.nout > 1:
             raise TypeError("'out' must be a tuple of arrays")
@@ -316,9 +353,13 @@ class ufunc:
                     r = lazy.adopt(ndarray._wrap(node))
                     return r if wrap is None else wrap(r, (self, args, 0), r.ndim == 0)
                 ops = [lazy.value(o) for o in ops]
+            if check is not None:  # NumPy's input casts: a float to an integer loop
+                for o, dt in zip(ops, in_dts):
+                    if getattr(o, "dtype", dt).kind in "fc" and dt.kind in "iu":
+                        _check_cast(o, dt)
             try:
                 results, flags = kernel(*ops)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, IndexError):  # (JAX's gufuncs index core dims)
                 self._numpy_error(ops, outs, wh)
                 raise
             if check is not None and not _is_tracer(flags[0]):
@@ -760,6 +801,14 @@ def _overriding(objs):
         at = next((i for i, g in enumerate(found) if issubclass(t, type(g))), len(found))
         found.insert(at, o)
     return found
+
+
+def overridden(inputs, kwargs):
+    """Whether an operand of a call (inputs, ``out=``, ``where=``) has an ``__array_ufunc__`` of
+    its own: then the array's own ``__array_ufunc__`` returns NotImplemented, as NumPy's does."""
+    out = kwargs.get("out")
+    outs = out if type(out) is tuple else (out,)
+    return bool(_overriding(tuple(inputs) + outs + (kwargs.get("where"),)))
 
 
 def _dispatch(uf, method, inputs, kwargs):

@@ -439,12 +439,17 @@ def _assign_host(target, value, index, where):
     v = numpy_value(value, pull=True)
     idx = None if index is None else numpy_value(index, pull=True)
     wh = None if where is None else numpy_value(where, pull=True)
-    with writing(root) as buf:
-        view = buf if target is root else lenses.host_get(*target._chain(), buf)
+
+    def put(view):
         if wh is not None:
             np.copyto(view, v, casting="unsafe", where=wh)
         else:
             view[... if idx is None else idx] = v
+    with writing(root) as buf:
+        if target is root:
+            put(buf)
+        else:
+            lenses.host_set(*target._chain(), buf, put)
     return target
 
 

@@ -12,7 +12,7 @@ from .._core.array_methods import as_type_of
 from .._core.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.devices import place
 from .._core.fallback import to_numpy_tree
-from .._core.fperr import errcheck
+from .._core.fperr import check_cast
 from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method, \
     refused_protocol_array
 from .._core.normalize import to_jax
@@ -187,7 +187,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if dtype == x.dtype and not copy and devices.check(device) is None:
         return x
     if x.dtype.kind == "f" and dtype.kind in "iu":
-        _check_cast_errors(x, dtype)
+        check_cast(x._value, dtype)
     warn_complex_to_real(x.dtype, dtype)
     if x.dtype != dtype and device is None and lazy.recording():
         out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
@@ -197,29 +197,6 @@ def astype(x, dtype, /, *, copy=True, device=None):
     out = ndarray._wrap(cast(x._value, dtype))
     out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
     return place(flags.lay_out(out, flags.copy_order(x, "K")), device)
-
-
-def _int_cast_range(dtype):
-    """The float range NumPy's float-to-int cast converts without 'invalid' (it goes through
-    C's int32 for small types, int64 for int64/uint32, uint64 for uint64)."""
-    if dtype == np.uint64:
-        return -2.0**63, 2.0**64
-    if dtype.itemsize == 8 or dtype == np.uint32:
-        return -2.0**63, 2.0**63
-    return -2.0**31, 2.0**31
-
-
-@jit
-def _outside(v, lo, hi):
-    return jnp.any(~((v >= lo) & (v < hi)))
-
-
-def _check_cast_errors(x, dtype):
-    """``errstate(invalid='raise')``: NumPy's FloatingPointError for a float-to-int cast of NaN,
-    inf or a value out of the cast's range (a sync, only when 'raise' is asked for)."""
-    if errcheck.raises("invalid") and x.size and bool(
-            _outside(x._value, *_int_cast_range(dtype))):
-        raise FloatingPointError("invalid value encountered in cast")
 
 
 @caches.kernel_cache
