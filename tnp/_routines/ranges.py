@@ -3,7 +3,7 @@ import functools
 import math
 import operator
 
-from .._core.jaxload import jit, jnp
+from .._core.jaxload import jit, jnp, lax
 import numpy as np
 
 from .._core import dtypes, probe
@@ -32,8 +32,11 @@ def _linspace_body(start, stop, num, endpoint, dt, axis):
     delta = stop - start
     y = jnp.arange(num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
     if div > 0:
-        step = delta / jnp.asarray(div, dt)
-        y = jnp.where(jnp.any(step == 0), (y / jnp.asarray(div, dt)) * delta, y * step)
+        # not a constant of the graph: XLA rewrites x / constant as x * (1 / constant), which
+        # is not correctly rounded (linspace(0, 49, 50)[1] would be 0.999...)
+        div = lax.optimization_barrier(jnp.asarray(div, dt))
+        step = delta / div
+        y = jnp.where(jnp.any(step == 0), (y / div) * delta, y * step)
     else:
         step = None
         y = y * delta
