@@ -12,6 +12,7 @@ checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._ro
 """
 import functools
 import inspect
+import operator
 import re
 
 from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
@@ -85,6 +86,12 @@ def _host_tier(method):
     return call
 
 
+def _numpy_attribute(name):
+    """A read-only data attribute of NumPy's ufunc: the wrapped ufunc's value, NumPy's
+    docstring."""
+    return property(operator.attrgetter(f"_np.{name}"), doc=getattr(np.ufunc, name).__doc__)
+
+
 class ufunc:
     """A NumPy ufunc implemented on JAX. ``impl`` maps loop-dtype jax arrays to jax results."""
 
@@ -96,9 +103,6 @@ class ufunc:
         self.__doc__ = np_ufunc.__doc__
         # NumPy's signature for ``inspect`` (None where NumPy has none: inspect reads __call__)
         self.__signature__ = getattr(np_ufunc, "__signature__", None)
-        self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
-        self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
-        self.identity, self.signature = np_ufunc.identity, np_ufunc.signature
         self.__numpy__ = np_ufunc
         self._core = _core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(self._resolve_uncached)
@@ -106,6 +110,9 @@ class ufunc:
         self._fast = caches.KernelTable()  # input dtypes -> kernel, for calls on tnp arrays
         self._method_kernel = caches.kernel_cache(self._method_kernel_uncached)
         self._reduced = caches.KernelTable()  # plain reductions resolved: reduce_resolved
+
+    nin, nout, nargs, ntypes, types, identity, signature = map(
+        _numpy_attribute, ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"))
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"
