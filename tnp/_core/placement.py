@@ -104,7 +104,17 @@ def new_root(host):
         buf.setflags(write=False)
         root = ndarray._wrap_host(buf, dt if canon is None else canon, writeable)
     else:
-        # it owns ``host``: given to JAX without ``device_copy``'s copy (JAX may alias it)
-        root = ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)
+        root = ndarray._wrap(_owned(dtypes.native(host)), writeable)
     # NumPy's result laid out in Fortran order: so is the root (``flags``: its layout reports)
     return flags.mark_fortran(root) if hflags.fnc else root
+
+
+def _owned(host):
+    """``host`` (which the caller gave up) on the device, in a buffer JAX owns: on a CPU JAX
+    may alias an aligned NumPy array's memory instead of copying it, and a buffer JAX does not
+    own is never donated (an in-place write to the array would copy it: donation silently
+    declined). Such an upload is copied on the device (no kernel compiled)."""
+    value = jax.device_put(host)
+    if host.size and value.unsafe_buffer_pointer() == host.ctypes.data:
+        value = jax.device_put(value, may_alias=False)
+    return value
