@@ -475,9 +475,20 @@ _DELEGATED_METHODS = (
     "sum", "swapaxes", "take", "trace", "var")
 
 
+# the function calls a subclass's own method (NumPy's ``_wrapreduction``): the method reduces
+# the array itself (a subclass's override calling this one through ``super()`` ends here)
+_WRAPPED_REDUCTIONS = frozenset({"sum", "prod", "max", "min"})
+
+
 def _delegate(name):
-    def method(self, *args, **kwargs):
-        return getattr(_ns, name)(self, *args, **kwargs)
+    if name in _WRAPPED_REDUCTIONS:
+        def method(self, *args, **kwargs):
+            if type(self) is not ndarray:
+                self = self.view(ndarray)
+            return getattr(_ns, name)(self, *args, **kwargs)
+    else:
+        def method(self, *args, **kwargs):
+            return getattr(_ns, name)(self, *args, **kwargs)
     method.__name__ = name
     method.__qualname__ = f"ndarray.{name}"
     return method
