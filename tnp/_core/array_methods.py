@@ -13,7 +13,8 @@ import sys
 from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
 
-from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
+from . import devices, dtypes, host, indexing, lazy, lenses, placement, probe, roots, syncs, \
+    write
 from .flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray, numpy_value
@@ -34,10 +35,27 @@ class _Methods:
     read as the class's own)."""
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-        if buffer is not None or strides is not None:
-            raise NotImplementedError("tnp.ndarray(): buffer= and strides= are not supported; "
-                                      "use tnp.frombuffer or tnp.asarray")
-        return _ns.zeros(shape, dtype)
+        """Without a buffer: zeros (README's diff-empty). With one: the array NumPy makes over
+        the buffer's bytes (NumPy checks the arguments, on a placeholder of a tnp buffer's
+        layout), a view (lens "strided") of a tnp buffer, writes reaching it; of another
+        buffer, of a copy of its bytes, as ``frombuffer`` (README's diff-memory)."""
+        if buffer is None:
+            if strides is not None:  # NumPy's errors (its array is not kept)
+                np.ndarray(shape, dtype, None, offset, strides, order)
+            return _ns.zeros(shape, dtype)
+        if isinstance(buffer, ndarray):
+            host = np.ndarray(shape, dtype, numpy_layout(buffer), offset, strides, order)
+            octets = buffer.reshape(-1).view(np.uint8)  # C-contiguous: NumPy's check
+            writeable = buffer._writeable
+        else:
+            host = np.ndarray(shape, dtype, buffer, offset, strides, order)
+            octets = placement.new_root(np.frombuffer(buffer, np.uint8).copy(), host.dtype)
+            writeable = host.flags.writeable
+        if not octets._on_host:
+            dtypes.check_supported(host.dtype)  # the device holds the bytes: as ``view``
+        return octets._view(("strided", (operator.index(offset), host.shape, host.strides,
+                                         host.dtype)), (), host.shape, host.dtype, writeable,
+                            cls=cls)
 
     @property
     def shape(self):

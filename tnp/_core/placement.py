@@ -86,16 +86,18 @@ def made_on_device(size):
     return MODE == "auto" and size >= THRESHOLD
 
 
-def new_root(host):
+def new_root(host, view_dtype=None):
     """A new tnp array holding the NumPy array ``host``, placed by the rule above. It takes
     ownership (the caller gives ``host`` up: never pass an array a user holds); a view is
-    copied. Read-only where ``host`` is, as NumPy's result would be."""
+    copied. Read-only where ``host`` is, as NumPy's result would be. ``view_dtype``: the dtype
+    of a view of it to be made (one only the host holds keeps the root on the host)."""
     global routing
     dt = host.dtype
     canon = dtypes.CANONICAL.get(dt)  # None: a dtype only the host can hold
     hflags = host.flags
     writeable = hflags.writeable
-    if canon is None or (host.size < THRESHOLD and MODE == "auto"):
+    if canon is None or (host.size < THRESHOLD and MODE == "auto") or (
+            view_dtype is not None and host_only(view_dtype)):
         routing = True
         if not (writeable and hflags.owndata):
             # the root owns its memory, written only by the write path
