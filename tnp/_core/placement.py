@@ -22,7 +22,7 @@ or the mode is ``"auto"``, so a program that never meets the host tier pays noth
 """
 import os
 
-from .jaxload import jax
+from .jaxload import jax, ArrayImpl
 import numpy as np
 
 from . import dtypes, flags
@@ -116,7 +116,8 @@ def _owned(host):
     may alias an aligned NumPy array's memory instead of copying it, and a buffer JAX does not
     own is never donated (an in-place write to the array would copy it: donation silently
     declined). Such an upload is copied on the device (no kernel compiled)."""
-    value = jax.device_put(host)
-    if host.size and value.unsafe_buffer_pointer() == host.ctypes.data:
+    value = jax.device_put(host)  # (under a JAX trace: a traced value, no buffer)
+    if host.size and type(value) is ArrayImpl and value.unsafe_buffer_pointer() == \
+            host.ctypes.data:
         value = jax.device_put(value, may_alias=False)
     return value
