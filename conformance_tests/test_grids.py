@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 
+import tnp
+
 from engine import check
 from strategies import ALL_DTYPES
 
@@ -65,3 +67,8 @@ def test_ix(args):
 
 def test_ix_indexes_like_numpy():
     check(lambda xp, a: a[xp.ix_([0, 2], [1, 3])], np.arange(20).reshape(4, 5))
+
+
+@pytest.mark.parametrize("grid", ["mgrid", "ogrid"])
+def test_grid_docstring(grid):
+    assert getattr(tnp, grid).__doc__ == getattr(np, grid).__doc__

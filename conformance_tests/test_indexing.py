@@ -300,3 +300,16 @@ def test_newaxis_past_numpys_dimension_limit(shape, n_new):
     # NumPy's IndexError when the result would have more than NPY_MAXDIMS dimensions
     check(lambda xp, a: a[(None,) * n_new].shape, np.zeros(shape))
     check(lambda xp, a: a[(None,) * n_new + (Ellipsis,)], np.zeros(shape))
+
+
+@pytest.mark.parametrize("dt", [">i8", ">i2", ">u4"])
+def test_byteswapped_index_array(dt):
+    # an integer index array in non-native byte order (a host-tier tnp array): read, written
+    # with a scalar and with an array (NumPy's TestMultiIndexingAutomated::test_1d)
+    def body(xp, a, i):
+        i = xp.asarray(i)
+        b, c = a.copy(), a.copy()
+        b[:, i] = -1
+        c[1, i] = xp.arange(i.size).reshape(i.shape)
+        return a[:, i], b, c, a[1, i], a.ravel()[i]
+    check(body, np.arange(12.0).reshape(2, 6), np.array([[0, 5], [2, 1]], dtype=dt))

@@ -112,3 +112,11 @@ def test_linspace_hypothesis(start, stop, num, endpoint, dt):
        sign=st.sampled_from([1, -1, 1j]))
 def test_geomspace_hypothesis(start, ratio, num, sign):
     check(lambda xp: xp.geomspace(start * sign, start * ratio * sign, num))
+
+
+@pytest.mark.parametrize("j", [49, 98, 103])
+def test_linspace_step_correctly_rounded(j):
+    # delta / div correctly rounded (XLA would multiply by the constant 1 / div): NumPy's
+    # TestLinspace::test_equivalent_to_arange
+    check(lambda xp: xp.linspace(0, j, j + 1, dtype=int), exact=True)
+    check(lambda xp: xp.linspace(-1.5, j, j + 7), exact=True)

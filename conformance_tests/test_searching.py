@@ -224,6 +224,17 @@ def test_searchsorted_errors():
     check(lambda xp, a: xp.searchsorted(a, 1, sorter=[0, 1]), np.arange(3))
 
 
+@pytest.mark.parametrize("sorter", [[0, 1, 2, 3, 5], [-1, 0, 1, 2, 3], [4, 0, -1, 2, 3],
+                                    [4, 0, 1, 2, 3]])
+def test_searchsorted_sorter_bounds(sorter):
+    # NumPy's ValueError for a sorter index out of range (TestMethods::
+    # test_searchsorted_with_invalid_sorter)
+    # (NumPy checks the indices its binary search looks at, so the key decides)
+    for key in (0, 2, 4, [0, 4, 2]):
+        check(lambda xp, a, s: xp.searchsorted(a, key, sorter=s), np.arange(5),
+              np.array(sorter))
+
+
 @pytest.mark.parametrize("fn", [tnp.nonzero, tnp.flatnonzero, tnp.argwhere, tnp.where,
                                 lambda v: tnp.take(v, v), lambda v: tnp.compress(v, v),
                                 tnp.unique, lambda v: tnp.repeat(v, v)],

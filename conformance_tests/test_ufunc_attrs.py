@@ -33,6 +33,15 @@ def test_attributes(name):
     assert (pickle.loads(pickle.dumps(t)) is t) == (pickle.loads(pickle.dumps(n)) is n)
 
 
+@pytest.mark.parametrize("attr", ATTRS[:-1])
+def test_class_attributes(attr):
+    # the class's data attributes: NumPy's docstrings, read-only on an instance
+    assert getattr(tnp.ufunc, attr).__doc__ == getattr(np.ufunc, attr).__doc__
+    for xp in (np, tnp):
+        with pytest.raises(AttributeError):
+            setattr(xp.add, attr, getattr(xp.add, attr))
+
+
 def _outcome(xp, uf, arrays):
     try:
         with warnings.catch_warnings():

@@ -501,3 +501,56 @@ def test_getfield_writes_through_and_layout():
         f += 1
         return f, f.strides, xp.shares_memory(f, a[2:])
     check(body, np.arange(4, dtype=np.int64) * 65537)
+
+
+_BUFFER_VIEWS = {  # ndarray(shape, dtype, buffer, offset, strides) over a tnp array's bytes
+    "reversed": ((4,), int, 32, (-8,)),
+    "repeated": ((8,), int, 24, (0,)),
+    "windows": ((3, 4), int, 8, (8, 8)),
+    "transposed": ((2, 3), int, 0, (8, 16)),
+    "empty": ((0, 3), int, 0, (80, 8)),
+    "reinterpreted": ((5,), np.float32, 4, (4,)),
+    "bytes": ((6,), np.uint8, 3, (5,)),
+    "zero_d": ((), int, 16, None),
+    "complex": ((2,), np.complex64, 8, (16,)),
+}
+
+
+@pytest.mark.parametrize("name", list(_BUFFER_VIEWS))
+def test_ndarray_over_buffer(name):
+    shape, dt, offset, strides = _BUFFER_VIEWS[name]
+
+    def body(xp, a):
+        v = xp.ndarray(shape, dt, a, offset, strides)
+        read = v.copy()
+        if v.size:
+            v[...] = xp.arange(v.size).reshape(v.shape)  # writes reach the buffer
+        return read, v.strides, v.flags.c_contiguous, a, v
+    check(body, np.arange(10))
+
+
+@pytest.mark.parametrize("args", [
+    ((4,), int, 32, (-16,)), ((8,), int, 24, (8,)), ((2, 3), int, 40, (-16, -24)),
+    ((2,), int, 0, ()), ((), int, 0, (8,)), ((2,), int, 4, (8,)), ((2,), int, 80, None)],
+    ids=repr)
+def test_ndarray_over_buffer_errors(args):
+    check(lambda xp, a: xp.ndarray(*args[:2], a, *args[2:]), np.arange(10))
+
+
+def test_ndarray_over_buffer_of_other_objects():
+    def body(xp):
+        r = xp.ndarray((2,), "<i2", bytearray(b"\x01\x00\x02\x00"))
+        s = xp.ndarray((2,), "<i2", b"\x01\x00\x02\x00", 2, (0,))
+        e = xp.ndarray(0, "f8", b"")
+        return r, r.flags.writeable, s, s.flags.writeable, e, xp.ndarray((2,), "S3", b"abcdef")
+    check(body)
+
+
+def test_ndarray_huge_broadcast_over_buffer():
+    # NumPy's TestCreation::test_array_too_big: nothing of the shape is allocated
+    def body(xp):
+        big = xp.ndarray((np.iinfo(np.intp).max // 8,), np.intp, np.zeros(100), 0, (0,))
+        return big.shape, big.strides, big.flags.writeable
+    check(body)
+    check(lambda xp: xp.ndarray((np.iinfo(np.intp).max // 8 + 1,), np.intp, np.zeros(100),
+                                0, (0,)))

@@ -35,3 +35,18 @@ def test_view_read_to_host_compiles_nothing(device_placement):
             np.testing.assert_array_equal(h, src[:n][::k])
             assert h.flags.writeable and h.flags.c_contiguous
     assert caches.executables_built() == before
+
+
+def test_small_filled_arrays_compile_nothing(device_placement):
+    # NumPy's TestCreationFuncs makes zeros/ones/empty/full of ~400 small shapes and dtypes:
+    # each was a fill kernel of its own (~60 ms of compile); a small one is NumPy's, uploaded
+    before = caches.executables_built()
+    for n in range(6):
+        for dt in (np.float64, np.int8, np.bool_, np.complex64):
+            shape = (2,) * n
+            for fn, want in ((tnp.zeros, np.zeros(shape, dt)), (tnp.ones, np.ones(shape, dt)),
+                             (lambda s, dtype: tnp.full(s, 3, dtype), np.full(shape, 3, dt))):
+                r = fn(shape, dtype=dt)
+                assert type(r) is tnp.ndarray and not r._on_host and r.dtype == want.dtype
+                np.testing.assert_array_equal(np.asarray(r), want)
+    assert caches.executables_built() == before

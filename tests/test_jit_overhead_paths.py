@@ -144,6 +144,28 @@ def test_writer_is_traced_once_and_in_place_from_the_first_call():
     assert_same(a, numpy.zeros(1000) + 3)
 
 
+@pytest.mark.parametrize("n", [8, 1000])
+def test_uploaded_array_is_written_in_place(device_placement, n):
+    # NumPy's data 64-byte aligned: JAX on a CPU may alias it rather than copy; the root's
+    # buffer must still be JAX's own, or the first in-place write is a copy (donation declined)
+    from tnp._core import placement
+    raw = numpy.zeros(n * 8 + 64, numpy.uint8)
+    off = -raw.ctypes.data % 64
+    host = raw[off:off + n * 8].view(numpy.float64)
+    a = placement.new_root(host)
+    pointer = a._root._buf.unsafe_buffer_pointer()
+    assert pointer != host.ctypes.data
+
+    def f(x):
+        x += 1
+
+    j = tnp_ext.jit(f)
+    for _ in range(2):
+        j(a)
+        assert a._root._buf.unsafe_buffer_pointer() == pointer
+    assert_same(a, numpy.zeros(n) + 2)
+
+
 def test_shared_buffer_is_copied_not_donated_after_donating_calls():
     a = tnp.zeros(5)
     j = tnp_ext.jit(lambda x: x.__iadd__(1))

@@ -14,7 +14,8 @@ from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
 from numpy._core._exceptions import _UFuncNoLoopError
 
-from . import devices, dtypes, host, indexing, lazy, lenses, probe, roots, syncs, write
+from . import devices, dtypes, host, indexing, lazy, lenses, placement, probe, roots, syncs, \
+    write
 from .flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
 from .interop import array_function, array_ufunc
 from .ndarray import ndarray, numpy_value
@@ -35,10 +36,27 @@ class _Methods:
     read as the class's own)."""
 
     def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-        if buffer is not None or strides is not None:
-            raise NotImplementedError("tnp.ndarray(): buffer= and strides= are not supported; "
-                                      "use tnp.frombuffer or tnp.asarray")
-        return _ns.zeros(shape, dtype)
+        """Without a buffer: zeros (README's diff-empty). With one: the array NumPy makes over
+        the buffer's bytes (NumPy checks the arguments, on a placeholder of a tnp buffer's
+        layout), a view (lens "strided") of a tnp buffer, writes reaching it; of another
+        buffer, of a copy of its bytes, as ``frombuffer`` (README's diff-memory)."""
+        if buffer is None:
+            if strides is not None:  # NumPy's errors (its array is not kept)
+                np.ndarray(shape, dtype, None, offset, strides, order)
+            return _ns.zeros(shape, dtype)
+        if isinstance(buffer, ndarray):
+            host = np.ndarray(shape, dtype, numpy_layout(buffer), offset, strides, order)
+            octets = buffer.reshape(-1).view(np.uint8)  # C-contiguous: NumPy's check
+            writeable = buffer._writeable
+        else:
+            host = np.ndarray(shape, dtype, buffer, offset, strides, order)
+            octets = placement.new_root(np.frombuffer(buffer, np.uint8).copy(), host.dtype)
+            writeable = host.flags.writeable
+        if not octets._on_host:
+            dtypes.check_supported(host.dtype)  # the device holds the bytes: as ``view``
+        return octets._view(("strided", (operator.index(offset), host.shape, host.strides,
+                                         host.dtype)), (), host.shape, host.dtype, writeable,
+                            cls=cls)
 
     @property
     def shape(self):
@@ -478,9 +496,20 @@ _DELEGATED_METHODS = (
     "sum", "swapaxes", "take", "trace", "var")
 
 
+# the function calls a subclass's own method (NumPy's ``_wrapreduction``): the method reduces
+# the array itself (a subclass's override calling this one through ``super()`` ends here)
+_WRAPPED_REDUCTIONS = frozenset({"sum", "prod", "max", "min"})
+
+
 def _delegate(name):
-    def method(self, *args, **kwargs):
-        return getattr(_ns, name)(self, *args, **kwargs)
+    if name in _WRAPPED_REDUCTIONS:
+        def method(self, *args, **kwargs):
+            if type(self) is not ndarray:
+                self = self.view(ndarray)
+            return getattr(_ns, name)(self, *args, **kwargs)
+    else:
+        def method(self, *args, **kwargs):
+            return getattr(_ns, name)(self, *args, **kwargs)
     method.__name__ = name
     method.__qualname__ = f"ndarray.{name}"
     return method

@@ -10,7 +10,7 @@ import weakref
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import indexing, probe, write
+from . import indexing, lenses, probe, write
 from .ndarray import ndarray
 
 # Roots laid out in an axis order other than C's (``order='F'`` creations and copies, 'K'
@@ -143,6 +143,8 @@ def _replay(x, kind, static, dyn):
         return getattr(x, kind)
     if kind == "diagonal":
         return np.diagonal(x, *static)
+    if kind == "strided":
+        return lenses.strided_host(x, *static)
     if kind == "broadcast":
         return np.broadcast_to(x, static)
     if kind == "bitcast":

@@ -209,6 +209,8 @@ def _index_array(it):
             return None
         if a.size == 0 and not isinstance(it, np.ndarray) and a.dtype.kind == "f":
             a = a.astype(np.intp)  # NumPy reads an empty sequence as an empty integer index
+        if a.dtype.kind in "biu" and not a.dtype.isnative:  # XLA takes native byte order only
+            a = a.astype(a.dtype.newbyteorder("="))
         return a
     return None
 

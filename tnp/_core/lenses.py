@@ -193,6 +193,31 @@ def get_kernel(chain):
     return jax.jit(functools.partial(chain_get, chain))
 
 
+def _strided_positions(offset, shape, strides, itemsize):
+    """The positions in a 1-d byte buffer of each element's bytes (a new last axis) of the
+    array NumPy makes over it with ``offset`` and ``strides`` (in bytes)."""
+    pos = jnp.full(shape, offset, jnp.int64)
+    for axis, stride in enumerate(strides):
+        if stride:
+            pos = pos + lax.broadcasted_iota(jnp.int64, shape, axis) * stride
+    return pos[..., None] + jnp.arange(itemsize, dtype=jnp.int64)
+
+
+def _strided_get(static, x, _):  # ``tnp.ndarray(shape, dtype, buffer, offset, strides)``
+    offset, shape, strides, dtype = static
+    return _from_octets(x[_strided_positions(offset, shape, strides, dtype.itemsize)],
+                        dtype)[..., 0]
+
+
+def _strided_put(static, x, _, v):
+    offset, shape, strides, dtype = static
+    return x.at[_strided_positions(offset, shape, strides, dtype.itemsize)].set(
+        _to_octets(v[..., None]))
+
+
+LENSES["strided"] = (_strided_get, _strided_put)
+
+
 # ---- the host tier: the same lenses as NumPy views of a host root's buffer -------------------
 def _host_index(static, x, los):
     spans, steps, shape, _ = static
@@ -226,7 +251,13 @@ HOST_GETS = {
     "imag": lambda _, x, __: x.imag,
     "diagonal": lambda static, x, _: np.diagonal(x, *static),
     "broadcast": lambda shape, x, _: np.broadcast_to(x, shape),
+    "strided": lambda static, x, _: strided_host(x, *static),
 }
+
+
+def strided_host(octets, offset, shape, strides, dtype):
+    """NumPy's array over the 1-d bytes ``octets`` (a host array or a layout placeholder)."""
+    return np.ndarray(shape, dtype, octets, offset, strides)
 
 
 def host_get(chain, dyns, root):

@@ -152,6 +152,8 @@ class ndarray:
         version = root._version  # before the buffer: a cache is never labelled newer than it
         if c is not None and c[0] == version:
             return c[1]
+        if self._dtype not in dtypes.SUPPORTED:  # a host root's bytes seen as a host dtype
+            raise dtypes.unsupported_dtype_error(self._dtype)
         b = root._buf
         if type(b) is not _ArrayImpl:
             b = root._device_copy() if type(b) is np.ndarray else roots.buffer(root)

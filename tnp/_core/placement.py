@@ -22,7 +22,7 @@ or the mode is ``"auto"``, so a program that never meets the host tier pays noth
 """
 import os
 
-from .jaxload import jax
+from .jaxload import jax, ArrayImpl
 import numpy as np
 
 from . import dtypes, flags
@@ -86,16 +86,18 @@ def made_on_device(size):
     return MODE == "auto" and size >= THRESHOLD
 
 
-def new_root(host):
+def new_root(host, view_dtype=None):
     """A new tnp array holding the NumPy array ``host``, placed by the rule above. It takes
     ownership (the caller gives ``host`` up: never pass an array a user holds); a view is
-    copied. Read-only where ``host`` is, as NumPy's result would be."""
+    copied. Read-only where ``host`` is, as NumPy's result would be. ``view_dtype``: the dtype
+    of a view of it to be made (one only the host holds keeps the root on the host)."""
     global routing
     dt = host.dtype
     canon = dtypes.CANONICAL.get(dt)  # None: a dtype only the host can hold
     hflags = host.flags
     writeable = hflags.writeable
-    if canon is None or (host.size < THRESHOLD and MODE == "auto"):
+    if canon is None or (host.size < THRESHOLD and MODE == "auto") or (
+            view_dtype is not None and host_only(view_dtype)):
         routing = True
         if not (writeable and hflags.owndata):
             # the root owns its memory, written only by the write path
@@ -104,7 +106,18 @@ def new_root(host):
         buf.setflags(write=False)
         root = ndarray._wrap_host(buf, dt if canon is None else canon, writeable)
     else:
-        # it owns ``host``: given to JAX without ``device_copy``'s copy (JAX may alias it)
-        root = ndarray._wrap(jax.device_put(dtypes.native(host)), writeable)
+        root = ndarray._wrap(_owned(dtypes.native(host)), writeable)
     # NumPy's result laid out in Fortran order: so is the root (``flags``: its layout reports)
     return flags.mark_fortran(root) if hflags.fnc else root
+
+
+def _owned(host):
+    """``host`` (which the caller gave up) on the device, in a buffer JAX owns: on a CPU JAX
+    may alias an aligned NumPy array's memory instead of copying it, and a buffer JAX does not
+    own is never donated (an in-place write to the array would copy it: donation silently
+    declined). Such an upload is copied on the device (no kernel compiled)."""
+    value = jax.device_put(host)  # (under a JAX trace: a traced value, no buffer)
+    if host.size and type(value) is ArrayImpl and value.unsafe_buffer_pointer() == \
+            host.ctypes.data:
+        value = jax.device_put(value, may_alias=False)
+    return value

@@ -12,6 +12,7 @@ checks that ``tnp.errstate``/``seterr`` ask for with mode 'raise' (see ``tnp._ro
 """
 import functools
 import inspect
+import operator
 import re
 import warnings
 
@@ -111,6 +112,12 @@ class _Doc:
         obj.__dict__.pop("__doc__", None)
 
 
+def _numpy_attribute(name):
+    """A read-only data attribute of NumPy's ufunc: the wrapped ufunc's value, NumPy's
+    docstring."""
+    return property(operator.attrgetter(f"_np.{name}"), doc=getattr(np.ufunc, name).__doc__)
+
+
 class ufunc:
     __doc__ = _Doc("A NumPy ufunc implemented on JAX. ``impl`` maps loop-dtype jax arrays to "
                    "jax results.")
@@ -126,9 +133,6 @@ class ufunc:
         self.__name__ = np_ufunc.__name__
         # NumPy's signature for ``inspect`` (None where NumPy has none: inspect reads __call__)
         self.__signature__ = getattr(np_ufunc, "__signature__", None)
-        self.nin, self.nout, self.nargs = np_ufunc.nin, np_ufunc.nout, np_ufunc.nargs
-        self.ntypes, self.types = np_ufunc.ntypes, np_ufunc.types
-        self.identity, self.signature = np_ufunc.identity, np_ufunc.signature
         self.__numpy__ = np_ufunc
         self._core = _core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(self._resolve_uncached)
@@ -136,6 +140,9 @@ class ufunc:
         self._fast = caches.KernelTable()  # input dtypes -> kernel, for calls on tnp arrays
         self._method_kernel = caches.kernel_cache(self._method_kernel_uncached)
         self._reduced = caches.KernelTable()  # plain reductions resolved: reduce_resolved
+
+    nin, nout, nargs, ntypes, types, identity, signature = map(
+        _numpy_attribute, ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"))
 
     def __repr__(self):
         return f"<ufunc '{self.__name__}'>"

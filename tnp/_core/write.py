@@ -323,6 +323,8 @@ def _whole_mask(target, index, value):
     if type(index) in _BASIC_INDEX_TYPES:
         return None
     if isinstance(index, ndarray):
+        if index._dtype != np.bool_:  # (an integer index of a host-only byte order stays there)
+            return None
         index = index._value
     if not (isinstance(index, JaxArray) and index.dtype == np.bool_
             and tuple(index.shape) == tuple(target._shape) and target._shape):

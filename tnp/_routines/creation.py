@@ -16,6 +16,7 @@ from .._core.fperr import check_cast
 from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method, \
     refused_protocol_array
 from .._core.normalize import to_jax
+from .._core.tracing import in_trace
 from .._core.np_doc import np_doc, numpy_signature
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
@@ -225,8 +226,17 @@ def _out_of_memory(shape, dtype):
                            f"type {np.dtype(dtype)}")
 
 
+_SMALL_FILL = 4096  # elements: a filled array this small is NumPy's, uploaded
+
+
 def _fill(value, shape, dtype):
-    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError."""
+    """The filled array; the device's out-of-memory error becomes NumPy's MemoryError. In the
+    mode "device", a small one is made by NumPy and uploaded: no kernel compiled for each new
+    shape (a program making arrays of many small shapes compiled one per shape, ~60 ms each).
+    (In the mode "auto" a small result is NumPy's on the host, or placed as its input is.)"""
+    if (placement.MODE == "device" and math.prod(shape) <= _SMALL_FILL
+            and not isinstance(value, JaxArray) and not in_trace()):
+        return placement.new_root(np.full(shape, value, dtype))._as_array()
     try:
         return ndarray._wrap(_fill_kernel(dtype.char)(value, shape))._as_array()
     except jax.errors.JaxRuntimeError as e:

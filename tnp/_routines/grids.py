@@ -112,8 +112,18 @@ class _Grid:
         return ndarray._wrap(_line_kernel(length, step, start, dtype.char))
 
 
-mgrid = _Grid(False)
-ogrid = _Grid(True)
+class _MGrid(_Grid):
+    __slots__ = ()
+    __doc__ = type(np.mgrid).__doc__
+
+
+class _OGrid(_Grid):
+    __slots__ = ()
+    __doc__ = type(np.ogrid).__doc__
+
+
+mgrid = _MGrid(False)
+ogrid = _OGrid(True)
 
 
 @np_doc(np.meshgrid, notes="With copy=False the broadcast outputs are read-only views (NumPy's "

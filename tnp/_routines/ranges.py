@@ -6,7 +6,7 @@ import operator
 from .._core.jaxload import jit, jnp
 import numpy as np
 
-from .._core import dtypes, probe
+from .._core import division, dtypes, probe
 from .._core.ndarray import ndarray
 from .._core.normalize import to_jax
 from .._core.np_doc import np_doc
@@ -32,8 +32,11 @@ def _linspace_body(start, stop, num, endpoint, dt, axis):
     delta = stop - start
     y = jnp.arange(num, dtype=dt).reshape((-1,) + (1,) * delta.ndim)
     if div > 0:
-        step = delta / jnp.asarray(div, dt)
-        y = jnp.where(jnp.any(step == 0), (y / jnp.asarray(div, dt)) * delta, y * step)
+        # divided, not multiplied by a reciprocal (linspace(0, 49, 50)[1] would be 0.999...:
+        # ``division``)
+        div = jnp.asarray(div, dt)
+        step = division.true_divide(delta, div)
+        y = jnp.where(jnp.any(step == 0), division.true_divide(y, div) * delta, y * step)
     else:
         step = None
         y = y * delta

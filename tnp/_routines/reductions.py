@@ -117,8 +117,17 @@ def check_cast(rt, out, name="positive"):
 
 
 # ---- sum / prod / min / max: the ufunc reduction engine -------------------------------------
-def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where):
-    """``numpy_fn`` (``np.sum``, ``np.max``, ``np.nansum``, ...) as ``uf.reduce`` runs it."""
+def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where, method=None):
+    """``numpy_fn`` (``np.sum``, ``np.max``, ``np.nansum``, ...) as ``uf.reduce`` runs it; a
+    subclass overriding ``method`` (``"sum"``) has it called instead, as NumPy's
+    ``_wrapreduction`` does."""
+    if type(a) is not ndarray and method is not None and isinstance(a, ndarray) and (
+            getattr(type(a), method) is not getattr(ndarray, method)):
+        kw = {k: v for k, v in (("keepdims", keepdims), ("initial", initial), ("where", where))
+              if v is not _NoValue}
+        if dtype is not None:
+            kw["dtype"] = dtype
+        return getattr(a, method)(axis=axis, out=out, **kw)
     a = a if type(a) is ndarray else asarray(a)
     x = lazy.operand(a) if lazy.recording() else a._value
     kw = {"axis": hashable(axis)}
@@ -135,13 +144,13 @@ def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where):
 @np_doc(np.sum)
 def sum(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue,
         where=_NoValue):
-    return reduction(add, np.sum, a, axis, dtype, out, keepdims, initial, where)
+    return reduction(add, np.sum, a, axis, dtype, out, keepdims, initial, where, "sum")
 
 
 @np_doc(np.prod)
 def prod(a, axis=None, dtype=None, out=None, keepdims=_NoValue, initial=_NoValue,
          where=_NoValue):
-    return reduction(multiply, np.prod, a, axis, dtype, out, keepdims, initial, where)
+    return reduction(multiply, np.prod, a, axis, dtype, out, keepdims, initial, where, "prod")
 
 
 # ---- mean / var / std ------------------------------------------------------------------------
@@ -281,22 +290,22 @@ def _complex_extreme(x, axes, keepdims, initial, op):
 
 @np_doc(np.min)
 def min(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return reduction(minimum, np.min, a, axis, None, out, keepdims, initial, where)
+    return reduction(minimum, np.min, a, axis, None, out, keepdims, initial, where, "min")
 
 
 @np_doc(np.max)
 def max(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return reduction(maximum, np.max, a, axis, None, out, keepdims, initial, where)
+    return reduction(maximum, np.max, a, axis, None, out, keepdims, initial, where, "max")
 
 
 @np_doc(np.amin)
 def amin(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return reduction(minimum, np.amin, a, axis, None, out, keepdims, initial, where)
+    return reduction(minimum, np.amin, a, axis, None, out, keepdims, initial, where, "min")
 
 
 @np_doc(np.amax)
 def amax(a, axis=None, out=None, keepdims=_NoValue, initial=_NoValue, where=_NoValue):
-    return reduction(maximum, np.amax, a, axis, None, out, keepdims, initial, where)
+    return reduction(maximum, np.amax, a, axis, None, out, keepdims, initial, where, "max")
 
 
 @normalize

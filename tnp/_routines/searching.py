@@ -304,31 +304,41 @@ def compress(condition, a, axis=None, out=None):
     return take(a, idx, axis=axis, out=out)
 
 
-def search(a, v, right):
+def search(a, v, right, bad=None):
     """Insertion points of ``v`` in the sorted 1-D ``a`` (NumPy's order, NaNs last): a
-    vectorised binary search."""
+    vectorised binary search. With ``bad`` (a bool per position of ``a``), also whether a
+    search looked at a bad position (NumPy's sorter bounds check, made where it looks)."""
     n = a.shape[0]
     lo = jnp.zeros(v.shape, np.int64)
+    hit = jnp.zeros((), bool)
     if n == 0:
-        return lo
+        return lo if bad is None else (lo, hit)
 
     def step(_, c):
-        lo, hi = c
+        lo, hi, hit = c
         mid = (lo + hi) // 2
         am = a[jnp.clip(mid, 0, n - 1)]
         go_right = ~less(v, am) if right else less(am, v)
         active = lo < hi
+        if bad is not None:
+            hit = hit | jnp.any(active & bad[jnp.clip(mid, 0, n - 1)])
         return (jnp.where(active & go_right, mid + 1, lo),
-                jnp.where(active & ~go_right, mid, hi))
-    return lax.fori_loop(0, n.bit_length() + 1, step, (lo, jnp.full(v.shape, n, np.int64)))[0]
+                jnp.where(active & ~go_right, mid, hi), hit)
+    lo, _, hit = lax.fori_loop(0, n.bit_length() + 1, step,
+                               (lo, jnp.full(v.shape, n, np.int64), hit))
+    return lo if bad is None else (lo, hit)
 
 
 @normalize
 def _searchsorted_kernel(a: ArrayLike, v: ArrayOrScalar, sorter: ArrayLike | None, right, dt):
     a, v = numpy_cast(a, dt), jnp.asarray(v, dt)
-    if sorter is not None:
-        a = jnp.take(a, numpy_cast(sorter, np.int64), mode="clip")
-    return search(a, v, right)
+    if sorter is None:
+        return search(a, v, right)
+    n = a.shape[0]
+    # (an unsigned sorter compared in int64: its values past int64's range are out of range)
+    bad = (sorter < 0) | (sorter >= n) if sorter.dtype != np.uint64 else sorter >= n
+    a = jnp.take(a, numpy_cast(sorter, np.int64), mode="clip")
+    return search(a, v, right, bad)
 
 
 @np_doc(np.searchsorted)
@@ -352,4 +362,11 @@ def searchsorted(a, v, side="left", sorter=None):
             raise TypeError("sorter must only contain integers")
         if sorter.shape != a.shape:
             raise ValueError("sorter.size must equal a.size")
+        r, hit = _searchsorted_kernel(a, v, sorter, right, dt)
+        # NumPy's bounds check of the sorter indices its search looks at: a sync (skipped
+        # under a JAX trace, as index bounds are)
+        hit = hit._value
+        if not isinstance(hit, Tracer) and syncs.check(hit):
+            raise ValueError("Sorter index out of range.")
+        return r
     return _searchsorted_kernel(a, v, sorter, right, dt)
