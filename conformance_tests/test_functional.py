@@ -131,7 +131,9 @@ class _Holder:
     (lambda x: (x, x), "()->()", [1, 2]),
     (lambda x: x.sum(), "(n)->(m)", [[1, 2]]),
     (lambda x: (x, x[:1]), "(n)->(n),(m)", [[1, 2, 3]]),
-    (lambda x: 0, "(n,m)->()", [1, 2])], ids=str)
+    (lambda x: 0, "(n,m)->()", [1, 2])],
+    ids=["core shrinks", "one output for two", "two outputs for one", "new core dimension",
+         "second output's core", "core dimensions missing"])
 def test_vectorize_signature_checks_outputs(func, signature, arg):
     # NumPy checks the number of results and their core dimensions against the signature
     check(lambda xp, a: xp.vectorize(func, signature=signature)(a), np.asarray(arg))
