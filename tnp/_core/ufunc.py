@@ -112,6 +112,16 @@ class _Doc:
         obj.__dict__.pop("__doc__", None)
 
 
+@functools.cache
+def _where_without_out_message():
+    """NumPy's own text of its UserWarning for ``where=`` without ``out=`` (it differs between
+    NumPy versions)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.negative(np.zeros(1), where=np.ones(1, bool))
+    return next(str(w.message) for w in caught if w.category is UserWarning)
+
+
 def _numpy_attribute(name):
     """A read-only data attribute of NumPy's ufunc: the wrapped ufunc's value, NumPy's
     docstring."""
@@ -302,8 +312,7 @@ class ufunc:
                     dtype=None, subok=True, signature=None, sig=_NO_VALUE):
         if out is _NO_VALUE:
             if where is not True and len(args) <= self.nin:
-                warnings.warn("'where' used without 'out', expect unitialized memory in output. "
-                              "If this is intentional, use out=None.", UserWarning, stacklevel=4)
+                warnings.warn(_where_without_out_message(), UserWarning, stacklevel=4)
             out = None
         elif out is None and self.nout > 1:
             raise TypeError("'out' must be a tuple of arrays")
