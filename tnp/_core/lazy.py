@@ -18,26 +18,26 @@ node, its function and the positions of its operands (nodes, or leaves: concrete
 each, equal plain operands once), so a flush walks nothing to build its computation or its
 cache key. ``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a
 concrete array) computes the root's whole graph as one ``jax.jit`` of the composed functions,
-whose inputs are the graph's leaves and whose outputs are the nodes that something outside the
-graph still holds (``_outputs``: more references than the graph's operands and its own
-bookkeeping make, ``sys.getrefcount`` calibrated at import: a root, or a caller about to use the
-node); a node nothing else holds is not an output and XLA drops its computation. Each result is
-stored in its node and in the root holding it. An array leaf that only the graph's nodes hold (a
-root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated to
-an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
+whose inputs are the graph's leaves and whose outputs are the nodes still alive (``_outputs``:
+the graph holds its nodes weakly and a node does not hold its operands, so a node is alive only
+while something outside the graph holds it: a root, or a caller about to use the node); a
+temporary the program dropped is not an output and XLA fuses or drops its computation. Each
+result is stored in its node and in the root holding it. An array leaf that only the graph holds
+(a root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated
+to an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
 cached by structure (functions, wiring, leaf kinds, outputs, donations); JAX specialises each by
 the leaves' shapes and dtypes. A graph with several outputs is computed as one computation
 unless XLA's compiled cost analysis shows it recomputing (``_compiled``: XLA's CPU compiler has
 no multi-output fusion, and an expensive value shared by outputs makes it recompute the chain
 before it once per fusion reading it) and computing each output from its own copy of the leaves
 costs fewer operations. A graph is bounded: once it holds ``LIMIT`` operations
-(``TNP_LAZY_LIMIT``, default 64) it is forced by the first recording of another program
+(``TNP_LAZY_LIMIT``, default 512) it is forced by the first recording of another program
 statement (``bound``: the statement reaching the limit has finished, its temporaries are dead
 and not outputs), or at once when it holds ``2 * LIMIT`` operations (one statement, or a loop on
-one line) or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its nodes and the
-concrete arrays they read, an upper bound of what the graph keeps alive and its flush may
-allocate). Each flush is counted with its reason (``REASONS``; by program line under
-``python -m tnp run --report``: ``syncs.note_flush``).
+one line) or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its live nodes
+and the concrete arrays it reads, what the graph keeps alive and its flush returns; a node's
+bytes leave the count when it dies pending, ``_Ref``). Each flush is counted with its reason
+(``REASONS``; by program line under ``python -m tnp run --report``: ``syncs.note_flush``).
 
 Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
 node is pending or computed throughout a recording; a writer forces a root's node under the
@@ -55,7 +55,7 @@ from . import caches, lenses, probe, syncs, tracing
 from .jaxload import jax, jcore as _jcore, ArrayImpl
 
 on = os.environ.get("TNP_LAZY", "1") != "0"
-LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "64"))
+LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "512"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
 _LOCK = threading.RLock()
@@ -87,11 +87,11 @@ def enable(flag=True):
 
 
 class Node:
-    """A pending result: ``fn(*args)`` (one array), its shape and dtype, its pending graph and
-    its position there, the root that holds it (weakly) and, once computed, its value (then
-    ``args`` and ``graph`` are dropped)."""
-    __slots__ = ("fn", "args", "shape", "dtype", "graph", "index", "root", "value",
-                 "__weakref__")
+    """A pending result: its function (one array), shape and dtype, its pending graph and its
+    position there (the graph's wiring names its operands: a node does not hold them, so a
+    temporary the program dropped dies and is never an output), the root that holds it
+    (weakly) and, once computed, its value (then ``graph`` is dropped)."""
+    __slots__ = ("fn", "shape", "dtype", "graph", "index", "root", "value", "__weakref__")
 
     @property
     def ndim(self):
@@ -107,6 +107,17 @@ class Node:
         """The bytes counted in the node's pending graph (see ``BYTES``)."""
         return 0 if self.graph is None else self.graph.bytes
 
+
+class _Ref(weakref.ref):
+    """A graph's weak reference to one of its nodes: when the node dies pending (nothing holds
+    it: XLA fuses or drops its computation), its result's bytes leave the graph's count."""
+    __slots__ = ("graph", "nbytes")
+
+
+def _died(ref):
+    with _LOCK:  # (any thread may drop a node: no count is lost to a concurrent recording)
+        ref.graph.bytes -= ref.nbytes
+
     def __repr__(self):
         return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
@@ -120,13 +131,13 @@ class _Read:
 
 class _Graph:
     """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
-    first; weakly: a node no root or operand holds is dropped, XLA drops its computation), per
+    first; weakly, ``_Ref``: a node nothing outside the graph holds is not an output), per
     node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
     (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
     operands as they are) with their kinds (None for an array, else the type), their keys in
     ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
     operands (``direct``: a computed node's value is held by the node too, never donated).
-    ``bytes``: the results of its nodes and the concrete arrays they read (see ``BYTES``)."""
+    ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``)."""
     __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
                  "due")
 
@@ -142,8 +153,10 @@ class _Graph:
             self.leaves.append(a)
             self.kinds.append(kind)
             self.keys.append(key)
-            self.sizes.append(math.prod(a.shape) * a.dtype.itemsize if kind is None  # (faster
-                              else a.nbytes if kind is np.ndarray else 0)  # than JAX's nbytes)
+            size = (math.prod(a.shape) * a.dtype.itemsize if kind is None  # (faster than
+                    else a.nbytes if kind is np.ndarray else 0)  # JAX's nbytes)
+            self.sizes.append(size)
+            self.bytes += size
             self.direct.append(direct)
         elif not direct:
             self.direct[i] = False
@@ -152,17 +165,18 @@ class _Graph:
     def absorb(self, h):
         """Append the graph ``h`` (no node of one reads the other's) to this one."""
         off = len(self.nodes)
+        self.bytes += h.bytes - sum(h.sizes)  # its live results (its leaves: by ``leaf``)
         where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
         self.wiring += [(fn, tuple(
             (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) if type(c) is tuple
             else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
         for r in h.nodes:
+            r.graph = self
             n = r()
             if n is not None:
                 n.graph = self
                 n.index += off
         self.nodes += h.nodes
-        self.bytes += h.bytes
         if self.due is None:
             self.due = h.due
 
@@ -320,7 +334,6 @@ def _new(fn, args, shape, dtype):
         shape = tuple(shape)
     n = Node()
     n.fn = fn
-    n.args = args
     n.shape = shape
     n.dtype = dtype
     n.root = n.value = None
@@ -355,14 +368,13 @@ def _new(fn, args, shape, dtype):
                     continue
                 v = v.value
                 i = g.leaf(v, id(v), None, False)
-            elif t is _Read:  # the base's code (its size counted), the offsets' leaf
+            elif t is _Read:  # the base's code, the offsets' leaf
                 b = v.base
                 if type(b) is Node and b.value is None:
                     i = -1 - b.index
                 else:  # (as the operands below: a node's value is held by the node too)
                     i = (g.leaf(b.value, id(b.value), None, False) if type(b) is Node else
                          g.leaf(b, id(b), None, True) if pos.get(id(b)) is None else pos[id(b)])
-                    nbytes += g.sizes[i]
                 key = _plain_key(v.dyns)
                 d = pos.get(key)
                 codes.append((v.fn, i, g.leaf(v.dyns, key, type(v.dyns), False) if d is None
@@ -379,11 +391,12 @@ def _new(fn, args, shape, dtype):
                 i = pos.get(key)
                 if i is None:
                     i = g.leaf(v, key, t, False)
-            nbytes += g.sizes[i]
             codes.append(i)
         n.graph = g
         n.index = len(g.nodes)
-        g.nodes.append(weakref.ref(n))
+        r = _Ref(n, _died)
+        r.graph, r.nbytes = g, nbytes
+        g.nodes.append(r)
         g.wiring.append((fn, tuple(codes)))
         g.bytes += nbytes
     STATS["recorded"] += 1
@@ -446,8 +459,8 @@ def settle(roots):
 def _flush(g, reason):
     """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are the nodes still held by
     anything but the graph's own operands (a root, a caller: the node read among them)."""
-    outs, uses = _outputs(g)
-    donate = _donations(g, outs, uses)
+    outs = _outputs(g)
+    donate = _donations(g, outs)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
     STATS["flushes"] += 1
     syncs.note_flush(reason)
@@ -460,11 +473,10 @@ def _flush(g, reason):
     for i, v in zip(outs, results):
         n = nodes[i]()
         n.value = v
-        n.args = n.graph = None
+        n.graph = None
         r = n.root() if n.root is not None else None
         if r is not None and r._buf is n:
             r._buf = v
-    # the other nodes of the graph are now held by nothing (the outputs dropped their operands)
 
 
 def _run(key, leaves):
@@ -512,38 +524,10 @@ def _flops(stage):
 
 
 def _outputs(g):
-    """The positions of the graph's nodes that something outside the graph holds (``_held``),
-    and per leaf the references the live nodes' operands hold to it."""
-    n_refs = [0] * len(g.nodes)
-    uses = [0] * len(g.leaves)
-    live = [r() for r in g.nodes]
-    for n, (_, codes) in zip(live, g.wiring):
-        if n is not None:
-            for c in codes:
-                if type(c) is tuple:  # a view read: its base's code and its offsets' leaf
-                    uses[c[2]] += 1
-                    c = c[1]
-                if c < 0:
-                    n_refs[-1 - c] += 1
-                else:
-                    uses[c] += 1
-    n = None
-    return _held(live, n_refs), uses
-
-
-def _held(live, n_refs):
-    """The positions of the nodes among ``live`` with more references than the graph's
-    operands hold (``n_refs``) and ``_BASE`` (what holding them in ``live`` shows)."""
-    return tuple(i for i, n in enumerate(live)
-                 if n is not None and sys.getrefcount(n) > _BASE + n_refs[i])
-
-
-def _calibrate():
-    """``_BASE``: what ``_held`` counts for a node that only its ``live`` list holds."""
-    global _BASE
-    _BASE = 0
-    while _held([Node()], [0]):
-        _BASE += 1
+    """The positions of the graph's nodes that something outside the graph holds (a root, a
+    caller about to use the node, a node being recorded reading it): every node still alive,
+    since the graph holds its nodes weakly and no node holds another."""
+    return tuple(i for i, r in enumerate(g.nodes) if r() is not None)
 
 
 def _plain_key(v):
@@ -572,14 +556,14 @@ def _plain(a):
     return t in _SCALARS or a is None or t is tuple and all(map(_plain, a))
 
 
-def _donations(g, outs, uses):
-    """The array leaves the flush may donate: held by the graph's live nodes alone (no root,
-    view, user or other pending node: ``sys.getrefcount`` shows only those nodes' operands, the
-    leaves list's and its own argument's), each matched to an output of its shape and dtype
-    that XLA then writes in its place."""
+def _donations(g, outs):
+    """The array leaves the flush may donate: held by the graph alone (no root, view, user,
+    computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
+    reference and its own argument's), each matched to an output of its shape and dtype that
+    XLA then writes in its place."""
     leaves = g.leaves
-    candidates = [i for i in range(len(leaves)) if g.direct[i] and uses[i]
-                  and sys.getrefcount(leaves[i]) == uses[i] + 2]
+    candidates = [i for i in range(len(leaves))
+                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2]
     if not candidates:
         return ()
     free = {}
@@ -622,5 +606,3 @@ def _composed(key, split=False):
                      for k, o in enumerate(outs))
     return run_split if split else run
 
-
-_calibrate()
