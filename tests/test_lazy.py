@@ -191,6 +191,27 @@ def test_compiled_graph_cache_hit_in_loop():
     _same(x, ref, rtol=8 * EPS)
 
 
+def test_loop_without_reads_compiles_its_graphs_once():
+    """A loop of 1,000 iterations that never reads a value is flushed at the limit; a second run
+    of the loop compiles nothing (its graphs, one per place a flush falls in the body, cached)."""
+    h = _data()
+    a = np.asarray(h)
+
+    def body(m, x, y):
+        return m.sin(x) * 0.5 + y, y * 0.999 + 0.001
+    for run in range(2):
+        built, graphs, flushes = (caches.executables_built(), lazy.STATS["graphs"],
+                                  lazy.STATS["flushes"])
+        x, y, rx, ry = a, a, h, h
+        for _ in range(1000):
+            x, y = body(np, x, y)
+            rx, ry = body(numpy, rx, ry)
+        _same(x, rx, rtol=8 * EPS)
+        _same(y, ry, rtol=8 * EPS)
+        assert lazy.STATS["flushes"] - flushes >= 5000 // (2 * lazy.LIMIT)
+    assert caches.executables_built() == built and lazy.STATS["graphs"] == graphs
+
+
 def test_new_graph_with_several_outputs_is_compiled_once(monkeypatch):
     # ``lazy._compiled`` compiles a graph with several outputs for XLA's cost analysis; its
     # calls run that executable, never a second compilation of the same graph (no split
