@@ -107,6 +107,9 @@ class Node:
         """The bytes counted in the node's pending graph (see ``BYTES``)."""
         return 0 if self.graph is None else self.graph.bytes
 
+    def __repr__(self):
+        return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
+
 
 class _Ref(weakref.ref):
     """A graph's weak reference to one of its nodes: when the node dies pending (nothing holds
@@ -117,9 +120,6 @@ class _Ref(weakref.ref):
 def _died(ref):
     with _LOCK:  # (any thread may drop a node: no count is lost to a concurrent recording)
         ref.graph.bytes -= ref.nbytes
-
-    def __repr__(self):
-        return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
 
 class _Read:
@@ -457,8 +457,8 @@ def settle(roots):
 
 
 def _flush(g, reason):
-    """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are the nodes still held by
-    anything but the graph's own operands (a root, a caller: the node read among them)."""
+    """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are its live nodes
+    (``_outputs``: a root, a caller, the node read among them)."""
     outs = _outputs(g)
     donate = _donations(g, outs)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
