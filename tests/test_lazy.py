@@ -288,6 +288,46 @@ def test_one_statement_is_capped(monkeypatch):
     _same(got, eval(expr, {"x": h}))
 
 
+def test_first_graph_after_a_wait_is_flushed_early(monkeypatch):
+    """After the program waited on a value (a read), the first graph reaching ``EARLY``
+    operations is flushed by the next statement's first recording ("early": the device computes
+    it while the program records the rest); the rest stays pending until read."""
+    h = _data()
+    a = np.asarray(h)
+    _warm(lambda x: (x + 0.25) * 0.5, a)
+    reasons = []
+    monkeypatch.setattr(syncs, "note_flush", reasons.append)
+    monkeypatch.setattr(lazy, "EARLY", 6)
+    for _ in range(2):
+        x, rx = a, h
+        for _ in range(5):  # (halving is exact: FMA contraction rounds alike)
+            x = (x + 0.25) * 0.5  # 6 operations reached in round 3, flushed in round 4
+            rx = (rx + 0.25) * 0.5
+        assert _pending(x) and x._buf.ops == 4
+        _same(x, rx)
+    assert reasons == ["early", "read"] * 2
+
+
+def test_early_flush_declined_when_xla_would_recompute(monkeypatch):
+    """An early flush whose computation recomputes values its two outputs share (``_sqrt_loop``,
+    see the next tests) is declined: the graph records on and is computed whole when read, on
+    every run (the declined graph is compiled once, never run)."""
+    h, z = _data(), numpy.zeros(1000, dtype=numpy.int64)
+    a, n = np.asarray(h), np.asarray(z)
+    _warm(_sqrt_loop, np, a, n)
+    reasons = []
+    monkeypatch.setattr(syncs, "note_flush", reasons.append)
+    monkeypatch.setattr(lazy, "EARLY", 20)
+    for run in range(2):
+        graphs = lazy.STATS["graphs"]
+        got = _sqrt_loop(np, a, n)
+        assert all(map(_pending, got)) and got[0]._buf.ops == 54
+        for g, ref in zip(got, _sqrt_loop(numpy, h, z)):
+            _same(g, ref, rtol=8 * EPS)  # contraction to FMA: see test_fma_contraction
+        assert lazy.STATS["graphs"] - graphs == (1 if run == 0 else 0)  # the declined one
+    assert reasons == ["read"] * 2
+
+
 def test_graph_bytes_are_bounded(monkeypatch):
     """``TNP_LAZY_BYTES``: the results of a pending graph's live nodes and its concrete operands.
     A program keeping its results (``kept``) reaches the bound; dropped temporaries do not
@@ -296,6 +336,7 @@ def test_graph_bytes_are_bounded(monkeypatch):
     a = np.asarray(h)
     _warm(lambda x: x * 0.5 + a, a)
     monkeypatch.setattr(lazy, "LIMIT", 10**6)
+    monkeypatch.setattr(lazy, "EARLY", 10**6)
     monkeypatch.setattr(lazy, "BYTES", 12 * h.nbytes)
     flushes = lazy.STATS["flushes"]
     x, ref = a, h

@@ -36,8 +36,14 @@ statement (``bound``: the statement reaching the limit has finished, its tempora
 and not outputs), or at once when it holds ``2 * LIMIT`` operations (one statement, or a loop on
 one line) or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its live nodes
 and the concrete arrays it reads, what the graph keeps alive and its flush returns; a node's
-bytes leave the count when it dies pending, ``_Ref``). Each flush is counted with its reason
-(``REASONS``; by program line under ``python -m tnp run --report``: ``syncs.note_flush``).
+bytes leave the count when it dies pending, ``_Ref``). After the program waited on the device (a
+flush for a read, a write or a ``tnp_ext.jit`` call), the first graph to reach ``EARLY``
+operations (``TNP_LAZY_EARLY``, default 64) is flushed the same way, at the next statement: JAX
+dispatches asynchronously, so the idle device computes it while the program records the rest,
+and Python's recording of a long step overlaps its computation. An early flush is declined when
+its computation recomputes values its outputs share (``recomputes``, ``_compiled``): the graph
+records on and is computed whole. Each flush is counted with its reason (``REASONS``; by program
+line under ``python -m tnp run --report``: ``syncs.note_flush``).
 
 Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
 node is pending or computed throughout a recording; a writer forces a root's node under the
@@ -57,6 +63,7 @@ from .jaxload import jax, jcore as _jcore, ArrayImpl
 on = os.environ.get("TNP_LAZY", "1") != "0"
 LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "512"))
 BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
+EARLY = int(os.environ.get("TNP_LAZY_EARLY", "64"))
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
 _LOCK = threading.RLock()
 _GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
@@ -71,11 +78,18 @@ REASONS = {"read": "a pending value read (by an operation not recorded lazily, o
            "limit": "the pending graph reached TNP_LAZY_LIMIT operations (flushed at the next "
                     "statement's first operation)",
            "cap": "the pending graph reached 2 x TNP_LAZY_LIMIT operations within one statement",
-           "bytes": "the pending graph reached TNP_LAZY_BYTES bytes"}
+           "bytes": "the pending graph reached TNP_LAZY_BYTES bytes",
+           "early": "the first pending graph after a wait reached TNP_LAZY_EARLY operations "
+                    "(flushed at the next statement's first operation: the device computes it "
+                    "while the program records more)"}
+_WAITS = frozenset({"read", "write", "jit"})  # flushes whose values the program waits for
 # the directories of tnp's own frames, skipped when finding the program's statement
 _OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
                   + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
 _OWN = {}  # code file name -> whether it is tnp's
+# whether the next graph to reach EARLY operations is flushed early (the program waited on the
+# device since the last early flush)
+_early = [True]
 
 
 def enable(flag=True):
@@ -139,11 +153,12 @@ class _Graph:
     operands (``direct``: a computed node's value is held by the node too, never donated).
     ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``)."""
     __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
-                 "due")
+                 "due", "why")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
         self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
+        self.why = None
 
     def leaf(self, a, key, kind, direct):
         """The position of the leaf ``a`` (``key``: its identity or plain value)."""
@@ -178,7 +193,7 @@ class _Graph:
                 n.index += off
         self.nodes += h.nodes
         if self.due is None:
-            self.due = h.due
+            self.due, self.why = h.due, h.why
 
 
 def recording():
@@ -288,17 +303,23 @@ def bound(root):
     ``2 * LIMIT`` operations; when it reached ``LIMIT`` operations, the program's statement
     recording it is remembered (``due``) and the graph is forced by the first recording made by
     another statement (``_new``, ``_moved``), so the temporaries of the statement that reached
-    the limit are dead and not outputs of the flush. Returns the root."""
+    the limit are dead and not outputs of the flush. The first graph to reach ``EARLY``
+    operations after the program waited on the device (``_early``) is made due the same way: the
+    device, idle, computes it while the program records the rest (``_flush`` declines it when
+    its computation recomputes values its outputs share). Returns the root."""
     g = root._buf.graph
     if g is not None:
         n = len(g.nodes)
         if g.bytes >= BYTES:
             force(root, "bytes")
-        elif n >= LIMIT:
-            if n >= 2 * LIMIT:
-                force(root, "cap")
-            elif g.due is None:
-                g.due = _statement()
+        elif n >= 2 * LIMIT:
+            force(root, "cap")
+        elif g.due is None:
+            if n >= LIMIT:
+                g.due, g.why = _statement(), "limit"
+            elif _early[0] and n >= EARLY:
+                _early[0] = False
+                g.due, g.why = _statement(), "early"
     return root
 
 
@@ -353,9 +374,8 @@ def _new(fn, args, shape, dtype):
                     if len(h.nodes) > len(g.nodes):
                         g, h = h, g
                     g.absorb(h)
-        if g is not None and g.due is not None and _moved(g):
-            _flush(g, "limit")  # (its nodes among ``args`` are held: outputs, now leaves)
-            g = None
+        if g is not None and g.due is not None and _moved(g) and _flush(g, g.why):
+            g = None  # (its nodes among ``args`` were held: outputs, now leaves)
         if g is None:
             g = _Graph()
         codes = []
@@ -458,17 +478,26 @@ def settle(roots):
 
 def _flush(g, reason):
     """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are its live nodes
-    (``_outputs``: a root, a caller, the node read among them)."""
+    (``_outputs``: a root, a caller, the node read among them). An early flush is declined
+    (returns False; the graph records on, due no more) when its computation recomputes values
+    its outputs share (``_compiled``): the graph is computed whole later."""
     outs = _outputs(g)
     donate = _donations(g, outs)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
-    STATS["flushes"] += 1
-    syncs.note_flush(reason)
     if type(tracing.current_trace()) is _jcore.EvalTrace:
-        results = _run(key, g.leaves)
-    else:
-        with tracing.outside_trace():  # concrete, even when first needed under a trace
-            results = _run(key, g.leaves)
+        fn = _executable(key, g.leaves)
+        if reason == "early" and fn.recomputes:
+            g.due = None
+            return False
+        results = fn(*g.leaves * fn.copies)
+    else:  # (a read under a trace: concrete all the same)
+        with tracing.outside_trace():
+            fn = _executable(key, g.leaves)
+            results = fn(*g.leaves * fn.copies)
+    STATS["flushes"] += 1
+    if reason in _WAITS:
+        _early[0] = True
+    syncs.note_flush(reason)
     nodes = g.nodes
     for i, v in zip(outs, results):
         n = nodes[i]()
@@ -477,21 +506,22 @@ def _flush(g, reason):
         r = n.root() if n.root is not None else None
         if r is not None and r._buf is n:
             r._buf = v
+    return True
 
 
-def _run(key, leaves):
-    """The outputs of the graph of ``key`` computed from its ``leaves`` (compiled on first use:
-    ``_compiled``)."""
+def _executable(key, leaves):
+    """The ``jax.jit`` of the graph of ``key`` (compiled on first use: ``_compiled``)."""
     fn = _GRAPHS.get(key)
     if fn is None:
         fn = _GRAPHS[key] = _compiled(key, leaves)
         STATS["graphs"] += 1
-    return fn(*leaves * fn.copies)
+    return fn
 
 
 def _compiled(key, leaves):
     """The ``jax.jit`` computing a graph's outputs, its ``copies``: how many times it takes the
-    leaves. One computation of the composed functions (``copies`` 1), unless XLA's CPU compiler
+    leaves, and ``recomputes``: whether it computes more than ``SPLIT`` times the graph's
+    operations. One computation of the composed functions (``copies`` 1), unless XLA's CPU compiler
     (it has no multi-output fusion) makes it compute more than ``SPLIT`` times the operations
     the graph holds (its cost analysis: an expensive value that several outputs share, like a
     square root, is stored, and each fusion reading it recomputes the cheap chain before it,
@@ -502,14 +532,15 @@ def _compiled(key, leaves):
     once more)."""
     outs, donate = key[2], key[3]
     fn = jax.jit(_composed(key), donate_argnums=donate)
-    fn.copies = 1
+    fn.copies, fn.recomputes = 1, False
     if len(outs) > 1:
         lowered = fn.lower(*leaves)
         joint, own = _flops(lowered.compile()), _flops(lowered)
         if own and joint > SPLIT * own:
+            fn.recomputes = True
             split = jax.jit(_composed(key, split=True))
             if _flops(split.lower(*leaves * len(outs)).compile()) < joint:
-                split.copies = len(outs)
+                split.copies, split.recomputes = len(outs), True
                 return split
     return fn
 
