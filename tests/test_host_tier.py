@@ -715,6 +715,9 @@ CREATION = {
 }
 
 
+_POWERS = {"logspace", "geomspace"}  # computed by a power of the base
+
+
 @pytest.mark.parametrize("size", ["small", "large"])
 @pytest.mark.parametrize("name", CREATION)
 def test_creation_placed_by_size(auto, monkeypatch, name, size):
@@ -734,7 +737,11 @@ def test_creation_placed_by_size(auto, monkeypatch, name, size):
         assert t._on_host == (size == "small")
     if name.startswith("empty"):  # NumPy's contents are arbitrary
         t, expected = (np.zeros_like(x) for x in (t, expected))
-    same(t, expected)
+    if name in _POWERS and size == "large":  # XLA's pow, not NumPy's: within an ulp or two
+        assert t.dtype == expected.dtype and t.shape == expected.shape
+        np.testing.assert_allclose(np.asarray(t), expected, rtol=4 * np.finfo(t.dtype).eps)
+    else:
+        same(t, expected)
     assert any(h.size == np.size(expected) for h in placing) == (size == "small")
 
 

@@ -575,6 +575,35 @@ def test_view_operands_are_read_by_the_recording_node():
     _same(r, f(numpy, h, g))
 
 
+def test_views_of_host_roots_are_read_by_the_recording_node(monkeypatch):
+    """A view of a host-tier root read by a recorded operation: the node reads the root's device
+    copy (moved once per version) through the view's lenses, with no eager dispatch of the view;
+    a later write to the host root leaves the pending result as it was."""
+    placement.configure("auto", threshold=100)
+    h, big = _data(50), _data(50 * 50, seed=1).reshape(50, 50)
+    s, d = np.asarray(h), np.asarray(big)
+    assert s._on_host and not d._on_host
+    _warm(lambda: s[:, None] + s[None, ::-1] * d)
+    monkeypatch.setattr(lazy, "_Read", _CountedRead)
+    _CountedRead.made = 0
+    got = s[:, None] + s[None, ::-1] * d
+    assert _pending(got) and _CountedRead.made == 2
+    ref = h[:, None] + h[None, ::-1] * big
+    s[3] = 7.0
+    h2 = h.copy()
+    h2[3] = 7.0
+    _same(got, ref, rtol=4 * EPS)  # contraction to FMA: see test_fma_contraction
+    _same(s, h2)
+
+
+class _CountedRead(lazy._Read):
+    __slots__ = ()
+    made = 0
+
+    def __init__(self):
+        type(self).made += 1
+
+
 def test_pending_reads_keep_values_across_writes():
     """A pending node that read a root, or a view of it, keeps the value it read when the root
     is written afterwards (in place, through a view, or lazily)."""

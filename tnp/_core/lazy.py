@@ -10,7 +10,8 @@ JAX's, ``_abstract``), ``a op= b`` on a whole array or a view (``write.rebind_pe
 reductions (``ufunc.reduce_resolved``), ``astype``, and every ``@normalize`` kernel returning
 one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operand is read
 through its lenses by a node (``operand``), so views of pending values stay pending; a ufunc's
-node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own).
+node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own; a view
+of a host-tier root is read from the root's device copy, moved once per version).
 
 A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
 operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
@@ -57,7 +58,7 @@ import weakref
 
 import numpy as np
 
-from . import caches, lenses, probe, syncs, tracing
+from . import caches, dtypes, lenses, probe, syncs, tracing
 from .jaxload import jax, jcore as _jcore, ArrayImpl
 
 on = os.environ.get("TNP_LAZY", "1") != "0"
@@ -265,15 +266,19 @@ def operand(a):
 
 def read(a):
     """A tnp array's value for ``record`` (a ufunc's recording, whose node reads a view
-    itself): its root's pending node, a ``_Read`` of a view of a device or pending root (no
-    node of its own), else its value."""
+    itself): its root's pending node, a ``_Read`` of a view of a device or pending root, or of a
+    host-tier root's device copy (no node or eager dispatch of its own), else its value."""
     root = a._base
     if root is None:
         b = a._buf
-        return b if type(b) is Node or type(b) is ArrayImpl else a._value
+        if type(b) is Node or type(b) is ArrayImpl:
+            return b
+        return a._snapshot() if type(b) is np.ndarray else a._value
     b = root._buf
-    if type(b) is not Node and type(b) is not ArrayImpl:
-        return a._value  # a host-tier root, or one being written (wait for it)
+    if type(b) is np.ndarray and a._dtype in dtypes.SUPPORTED:
+        b = root._snapshot()  # a host-tier root's, moved by the flush (or moved before)
+    elif type(b) is not Node and type(b) is not ArrayImpl:
+        return a._value  # a root being written (wait for it), or a host dtype (its error)
     r = _Read()
     chain, r.dyns = a._chain()
     r.fn = lenses.get_kernel(chain).__wrapped__
@@ -392,9 +397,11 @@ def _new(fn, args, shape, dtype):
                 b = v.base
                 if type(b) is Node and b.value is None:
                     i = -1 - b.index
-                else:  # (as the operands below: a node's value is held by the node too)
+                else:  # (as the operands below: a node's value is held by the node too; a
+                    # host root's NumPy copy is its cache's, never donated)
                     i = (g.leaf(b.value, id(b.value), None, False) if type(b) is Node else
-                         g.leaf(b, id(b), None, True) if pos.get(id(b)) is None else pos[id(b)])
+                         pos[id(b)] if id(b) in pos else g.leaf(b, id(b), None, True)
+                         if type(b) is ArrayImpl else g.leaf(b, id(b), np.ndarray, False))
                 key = _plain_key(v.dyns)
                 d = pos.get(key)
                 codes.append((v.fn, i, g.leaf(v.dyns, key, type(v.dyns), False) if d is None

@@ -169,6 +169,20 @@ class ndarray:
     def _device_copy(self):
         """A host root's value on the device, copied once per version (so a small array used
         in a loop with device arrays moves once)."""
+        version = self._version
+        v = self._snapshot()
+        if type(v) is np.ndarray:
+            with tracing.outside_trace():  # concrete, even when first needed under a trace
+                v = jax.device_put(v)
+            self._cache = (version, v)
+        return v
+
+    def _snapshot(self):
+        """A host root's value at its version for a device computation: its device copy once
+        made (``_device_copy``), else a private NumPy copy (the write path changes the root's
+        array in place), cached per version. A lazy graph takes the copy as an operand: the
+        compiled call moves it, cheaper than ``jax.device_put`` on a CPU client that has just
+        run a large computation (~200 us against ~30)."""
         c = self._cache
         version = self._version
         if c is not None and c[0] == version:
@@ -177,8 +191,7 @@ class ndarray:
         if host.dtype not in dtypes.SUPPORTED:
             raise dtypes.unsupported_dtype_error(host.dtype)
         syncs.record("to_device", host)
-        with tracing.outside_trace():  # concrete, even when first needed under a trace
-            v = device_copy(host)  # (the write path changes the root's array in place)
+        v = dtypes.native(host_copy(host))
         self._cache = (version, v)
         return v
 
