@@ -215,11 +215,13 @@ def test_lstsq(dt):
 
 @pytest.mark.parametrize("rcond", [-1, 0, 1, 2.5, None, 1e-15], ids=str)
 def test_lstsq_rank_at_machine_epsilon(rcond):
-    # a singular value just above LAPACK's epsilon (half NumPy's eps) times the largest: gelsd
-    # counts it for rcond <= 0 or >= 1, not for the default eps * max(m, n)
-    a = np.array([[0., 1., 0., 1., 2., 0.], [0., 2., 0., 0., 1., 0.], [1., 0., 1., 0., 0., 4.],
-                  [0., 0., 0., 2., 3., 0.]]).T
-    b = np.array([1, 0, 0, 0, 0, 0])
+    # a singular value (1e-15) three times LAPACK's epsilon (half NumPy's eps) times the
+    # largest (3): gelsd counts it for rcond <= 0 or >= 1, not for the default eps * max(m, n)
+    # (4e-15). Exact singular values (permuted scaled unit columns): a value near a cutoff that
+    # only rounding puts there is counted or not by the SVD's rounding (gelsd and gesdd differ).
+    a = np.zeros((6, 4))
+    a[[4, 0, 2, 5], [1, 3, 0, 2]] = [2.0, 1.0, 3.0, 1e-15]
+    b = np.array([1, 0, 0, 0, 0, 1.0])
     check(lambda xp, a, b: xp.linalg.lstsq(a, b, rcond=rcond)[2], a, b)
 
 

@@ -1,8 +1,11 @@
 """ufunc methods against NumPy: reduce, accumulate, reduceat, outer, at."""
+import functools
+
 import numpy as np
 import pytest
 
-from engine import check
+import tnp
+from engine import assert_same, check
 
 A = np.array([[1, -2, 3, 0], [4, 5, -6, 7], [-8, 9, 10, 2]])
 F = np.array([[1.5, np.nan, -0.0, 2.0], [np.inf, -3.0, 0.5, 1.0], [0.0, 4.0, -1.0, -np.inf]])
@@ -30,9 +33,23 @@ def _reduce_params():
                                    if reason else ())
 
 
+def _stepwise_power(a, axis):
+    """``power.reduce(a, axis)`` as NumPy defines it: ``power`` applied in turn along ``axis``."""
+    return functools.reduce(np.power, np.moveaxis(a, axis, 0))
+
+
 @pytest.mark.parametrize("name,dt,axis", list(_reduce_params()))
 def test_reduce_axes(name, dt, axis):
     x = (F if dt[0] in "fc" else A).astype(dt)
+    with np.errstate(all="ignore"):
+        if name == "power" and dt[0] == "f" and isinstance(axis, int) and axis in (1, -1) and (
+                not np.array_equal(np.power.reduce(x, axis=axis), _stepwise_power(x, axis),
+                                   equal_nan=True)):
+            # NumPy's AVX512 power reduce along the last axis (x86-64-v4 CPUs) gives F's rows
+            # as [2.25, inf, inf], not power in turn's [1, 0, 0]: the definition is the oracle
+            got = tnp.power.reduce(tnp.asarray(x), axis=axis)
+            assert_same(got, _stepwise_power(x, axis).astype(dt))
+            return
     check(lambda xp, a: getattr(xp, name).reduce(a, axis=axis), x)
 
 

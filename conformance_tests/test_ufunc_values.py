@@ -63,9 +63,6 @@ KNOWN = {
                           "2**100); XLA's float32 exp2 is 2 ulp off there (2.1e-6 relative)"),
     ("reciprocal", "int64"): ("NumPy's integer reciprocal is C's 1/x, which gives INT64_MIN "
                               "at x == 0 on x86 (the division traps are masked); tnp gives 0"),
-    ("logaddexp2", "int64"): ("NumPy's logaddexp2 returns x + 1 exactly when x == y "
-                              "(npy_logaddexp2: logaddexp2(-1, -1) == 0.0); tnp's formula "
-                              "leaves -4.8e-17"),
 }
 # Functions whose result is exact by definition (a neighbouring float, a bit pattern, a
 # rounding, an integer): compared with no tolerance, where a tolerance would pass e.g. a
@@ -120,11 +117,23 @@ def _scalar_params():
                                    if reason else ())
 
 
+def _ties_by_position(name):
+    """Whether the sign NumPy gives a tie of zeros in ``name`` depends on the element's place in
+    the array on this CPU: its AVX512 loops (x86-64-v4) give ``fmin(0.0, -0.0)`` as -0.0 in
+    their vector body and 0.0 in the scalar tail, where its other loops order -0.0 first."""
+    s = np.signbit(getattr(np, name)(np.zeros(9), -0.0))
+    return bool(s.any() and not s.all())
+
+
 @pytest.mark.parametrize("name,dt,scalar", list(_scalar_params()))
 def test_python_scalars(name, dt, scalar):
     x = edge_values(dt)
-    check(lambda xp, a: _body(name)(xp, a, scalar), x, **_tol(dt, name))
-    check(lambda xp, a: _body(name)(xp, scalar, a), x, **_tol(dt, name))
+    body = _body(name)
+    if (name in ("maximum", "fmin") and dt != "float16"  # (float16: KNOWN's first-operand rule)
+            and type(scalar) is float and scalar == 0 and _ties_by_position(name)):
+        body = lambda xp, *args, f=body: f(xp, *args) + 0.0  # noqa: E731 (zeros without sign)
+    check(lambda xp, a: body(xp, a, scalar), x, **_tol(dt, name))
+    check(lambda xp, a: body(xp, scalar, a), x, **_tol(dt, name))
 
 
 @pytest.mark.parametrize("dt", ["int8", "uint16", "int64", "uint64"])
