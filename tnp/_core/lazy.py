@@ -10,8 +10,9 @@ JAX's, ``_abstract``), ``a op= b`` on a whole array or a view (``write.rebind_pe
 reductions (``ufunc.reduce_resolved``), ``astype``, and every ``@normalize`` kernel returning
 one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operand is read
 through its lenses by a node (``operand``), so views of pending values stay pending; a ufunc's
-node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own; a view
-of a host-tier root is read from the root's device copy, moved once per version).
+node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own). A
+host-tier root is read from its version's private NumPy copy (``ndarray._snapshot``), which the
+flush's compiled call moves to the device.
 
 A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
 operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
@@ -50,6 +51,7 @@ Recording into a graph and every transition of a node to its value happen under 
 node is pending or computed throughout a recording; a writer forces a root's node under the
 root's lock first, so it never sees a node; see ``write``).
 """
+import contextlib
 import math
 import os
 import sys
@@ -266,8 +268,9 @@ def operand(a):
 
 def read(a):
     """A tnp array's value for ``record`` (a ufunc's recording, whose node reads a view
-    itself): its root's pending node, a ``_Read`` of a view of a device or pending root, or of a
-    host-tier root's device copy (no node or eager dispatch of its own), else its value."""
+    itself): its root's pending node, a ``_Read`` of a view (no node or eager dispatch of its
+    own) of a device or pending root or of a host-tier root's snapshot (``ndarray._snapshot``),
+    a host-tier root's snapshot, else its value."""
     root = a._base
     if root is None:
         b = a._buf
@@ -491,16 +494,13 @@ def _flush(g, reason):
     outs = _outputs(g)
     donate = _donations(g, outs)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
-    if type(tracing.current_trace()) is _jcore.EvalTrace:
-        fn = _executable(key, g.leaves)
+    traced = type(tracing.current_trace()) is not _jcore.EvalTrace
+    with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
+        fn = _executable(key, g.leaves)  # trace: concrete all the same)
         if reason == "early" and fn.recomputes:
             g.due = None
             return False
         results = fn(*g.leaves * fn.copies)
-    else:  # (a read under a trace: concrete all the same)
-        with tracing.outside_trace():
-            fn = _executable(key, g.leaves)
-            results = fn(*g.leaves * fn.copies)
     STATS["flushes"] += 1
     if reason in _WAITS:
         _early[0] = True
