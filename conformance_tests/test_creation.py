@@ -355,7 +355,7 @@ SPECIAL_FLOATS = np.array([-1.5, 300.7, -300.2, 3e9, -3e9, 1e19, 2e19, -1e19, np
 def test_cast_out_of_range_like_numpy(src, dt):
     # Each value on its own: NumPy's auto-vectorised float-to-uint32 loop gives another value
     # than its per-element loop for out-of-range floats, by the element's position in the array
-    # (platform-defined); tnp gives the per-element one (tnp._core.casting.numpy_cast).
+    # (platform-defined); tnp gives the per-element one (tnp._core.numerics.casting.numpy_cast).
     vals = SPECIAL_FLOATS.astype(src)
     check(lambda xp, a: [a[i:i + 1].astype(dt) for i in range(len(a))], vals)
     check(lambda xp, a: [xp.array(a[i:i + 1], dtype=dt) for i in range(len(a))], vals)

@@ -1,6 +1,6 @@
 """Division by a broadcast divisor (a scalar, a row, a column) bit for bit as NumPy: XLA's
 simplifier would multiply by the divisor's reciprocal (1 ulp off in about a third of the
-elements); ``tnp._core.division`` keeps the division. Compared exactly, eagerly and fused."""
+elements); ``tnp._core.numerics.division`` keeps the division. Compared exactly, eagerly and fused."""
 import numpy as np
 import pytest
 

@@ -284,7 +284,7 @@ def test_jax_array_value_and_index():
                                          ((slice(None), [2, 2], None), (2, 2, 1, 4))])
 def test_last_wins_scatter_used_off_cpu(index, shape):
     """The scatter non-CPU backends use for repeated indices keeps NumPy's last-write-wins."""
-    from tnp._core.write import scatter_last_wins
+    from tnp._core.array.write import scatter_last_wins
     base = np.arange(24.0).reshape(2, 3, 4)
     value = -np.arange(float(np.prod(shape))).reshape(shape)
     expected = base.copy()

@@ -253,7 +253,7 @@ PUBLIC = sorted(n for n in dir(np.random) if not n.startswith("_")
 @pytest.mark.parametrize("name", PUBLIC)
 def test_every_public_name_is_native_with_numpys_signature(name):
     import inspect
-    from tnp._core.fallback import is_fallback
+    from tnp._core.dispatch.fallback import is_fallback
     ours, theirs = getattr(tnp.random, name), getattr(np.random, name)
     assert not is_fallback(ours)
     if callable(theirs):

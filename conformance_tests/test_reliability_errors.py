@@ -145,7 +145,7 @@ def test_errstate_reductions_per_axis_and_where():
                                2.5])
 def test_errstate_invalid_cast(dt, v):
     # Arrays shorter than a SIMD vector: NumPy's per-element cast, the one tnp matches (NumPy's
-    # vectorised float-to-uint32 loop gives other out-of-range values: tnp._core.casting).
+    # vectorised float-to-uint32 loop gives other out-of-range values: tnp._core.numerics.casting).
     check(_raising(lambda xp, a: a.astype(dt)), np.array([0.0, v]))
     check(_raising(lambda xp, a: a.astype(dt)), np.array([v], np.float32))
 

@@ -4,7 +4,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tnp._core import placement
+from tnp._core.dispatch import placement
 
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))

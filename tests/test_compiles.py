@@ -5,7 +5,7 @@ compiles."""
 import numpy as np
 
 import tnp
-from tnp._core import caches
+from tnp._core.engine import caches
 
 
 def test_einsum_spellings_share_one_kernel(device_placement):

@@ -42,7 +42,7 @@ def test_xla_flags_ask_for_ieee_rounding():
     import os
     import subprocess
     import sys
-    from tnp._core.config import IEEE_XLA_FLAGS
+    from tnp._core.engine.jaxconfig import IEEE_XLA_FLAGS
     for key, value in IEEE_XLA_FLAGS.items():
         assert f"{key}={value}" in os.environ["XLA_FLAGS"]
     code = "import os, tnp; print(os.environ['XLA_FLAGS'])"
@@ -72,9 +72,9 @@ def test_malloc_keeps_freed_memory_on_glibc():
     import platform
     import subprocess
     import sys
-    from tnp._core import config
+    from tnp._core.engine import jaxconfig as config
     assert config.MALLOC_TUNED == (platform.libc_ver()[0] == "glibc")
-    code = "from tnp._core import config; print(config.MALLOC_TUNED)"
+    code = "from tnp._core.engine import jaxconfig; print(jaxconfig.MALLOC_TUNED)"
     env = dict(os.environ, TNP_MALLOC_TUNING="0")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import tnp
-from tnp._core import lazy, roots, write
+from tnp._core.engine import lazy
+from tnp._core.array import roots, write
 from engine import assert_same, numpy_from_dlpack
 
 pytestmark = pytest.mark.usefixtures("device_placement")  # device buffers' donation

@@ -6,7 +6,7 @@ import pytest
 
 import tnp
 import tnp_ext
-from tnp._core import caches
+from tnp._core.engine import caches
 from engine import assert_same
 
 
@@ -98,7 +98,7 @@ def test_held_jax_array_is_not_donated():
 
 
 def test_retrace_only_on_new_signature(monkeypatch):
-    # JAX's caches are cleared every TNP_KERNEL_CACHE_SIZE compiles (tnp._core.caches): keep
+    # JAX's caches are cleared every TNP_KERNEL_CACHE_SIZE compiles (tnp._core.engine.caches): keep
     # that from landing inside this test, which counts tnp_ext.jit's own traces.
     monkeypatch.setattr(caches, "LIMIT", None)
     traces = []

@@ -1,4 +1,4 @@
-"""The one front end (``tnp._core.frontend``): every public function is an entry, and an error
+"""The one front end (``tnp._core.dispatch.frontend``): every public function is an entry, and an error
 raised inside JAX becomes the one NumPy raises for the same call."""
 import types
 
@@ -12,8 +12,8 @@ import tnp.fft
 import tnp.lib.stride_tricks
 import tnp.linalg
 import tnp.random
-from tnp._core import frontend
-from tnp._core.np_doc import REGISTRY
+from tnp._core.dispatch import frontend
+from tnp._core.dispatch.np_doc import REGISTRY
 
 ENTRY_CODE = frontend.entry(lambda: None, np.add).__code__
 

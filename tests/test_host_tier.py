@@ -1,4 +1,4 @@
-"""The host tier (``tnp._core.placement``, ``tnp._core.host``): arrays whose storage is a NumPy
+"""The host tier (``tnp._core.dispatch.placement``, ``tnp._core.dispatch.host``): arrays whose storage is a NumPy
 array, and calls NumPy runs on them. Every result is compared with NumPy's on the same input."""
 import threading
 import warnings
@@ -9,7 +9,8 @@ import pytest
 
 import tnp
 import tnp_ext
-from tnp._core import caches, placement, syncs
+from tnp._core.engine import caches, syncs
+from tnp._core.dispatch import placement
 
 
 @pytest.fixture
@@ -578,7 +579,7 @@ def test_fallback_results_are_placed(mode):
 
 
 def _fallback(fn):
-    from tnp._core.fallback import numpy_fallback
+    from tnp._core.dispatch.fallback import numpy_fallback
     return numpy_fallback(fn, "test_host_tier." + fn.__name__)
 
 
@@ -834,7 +835,7 @@ def test_setting_the_shape_of_a_host_array_keeps_it_on_the_host(auto):
 def test_an_array_numpy_returns_twice_is_one_tnp_array(auto):
     """A host call whose NumPy result holds one array twice gives one tnp array twice (as
     NumPy's objects are), so a write through either is seen through the other."""
-    from tnp._core import host
+    from tnp._core.dispatch import host
 
     def twice(a):
         r = a * 2

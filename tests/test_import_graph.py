@@ -101,3 +101,64 @@ def test_core_does_not_import_routines():
     up = sorted((m, t) for m, ts in graph.items() if m.startswith("tnp._core")
                 for t in ts if not t.startswith("tnp._core"))
     assert not up, f"tnp._core imports from above it: {up}"
+
+
+# tnp._core's layers, bottom to top (``tnp/_core/__init__.py`` says what each owns). A module
+# imports only from its own layer or those below it; ``tnp._core.settings`` is below them all.
+LAYERS = ("settings", "rules", "engine", "numerics", "array", "dispatch", "ufunc", "methods")
+
+
+def _layer(mod):
+    parts = mod.split(".")
+    if parts[:2] != ["tnp", "_core"] or len(parts) < 3:
+        return None
+    return LAYERS.index(parts[2])
+
+
+def test_core_layers_import_downward_only():
+    graph = import_graph()
+    core = [m for m in graph if m.startswith("tnp._core.")]
+    unplaced = [m for m in core if m.split(".")[2] not in LAYERS]
+    assert not unplaced, f"tnp._core modules outside the layers: {unplaced}"
+    up = sorted((m, t) for m in core for t in graph[m]
+                if t.startswith("tnp._core.") and _layer(t) > _layer(m))
+    assert not up, "imports from a higher layer:\n" + "\n".join(f"{m} -> {t}" for m, t in up)
+
+
+def _names_tnp(node):
+    """Whether an argument may name a tnp module (anything but a constant naming another)."""
+    return not (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                and node.value.split(".")[0] != "tnp")
+
+
+def _run_time_bindings(tree):
+    """Lines that find a tnp module by name at run time (``importlib``, ``__import__``,
+    ``sys.modules``) or read or rewrite a module's globals (``globals()``, ``vars(module)``)."""
+    ok = set()  # `"jax" in sys.modules`: asks about another package
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and not _names_tnp(node.left):
+            ok.update(id(c) for c in node.comparators)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+            if name in ("import_module", "__import__") and (
+                    not node.args or _names_tnp(node.args[0])):
+                yield node.lineno, name
+            elif name in ("globals", "vars"):
+                yield node.lineno, name
+        elif (isinstance(node, ast.Attribute) and node.attr == "modules"
+              and isinstance(node.value, ast.Name) and node.value.id == "sys"
+              and id(node) not in ok):
+            yield node.lineno, "sys.modules"
+
+
+def test_core_binds_nothing_at_run_time():
+    """An upward dependency the graph above cannot see: a tnp module found by name at run time
+    or another module's globals rewritten. What a higher layer gives a lower one it gives by an
+    explicit registration at import time (an edge from the registering module down to the
+    registry, which the graph sees)."""
+    found = [f"{mod}:{line} {name}" for mod, path in _modules().items()
+             if mod.startswith("tnp._core")
+             for line, name in _run_time_bindings(ast.parse(path.read_text(), str(path)))]
+    assert not found, "run-time bindings in tnp._core:\n" + "\n".join(found)

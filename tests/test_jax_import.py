@@ -25,7 +25,9 @@ def report(**kw):
 _JAX_STATE = """
 def jax_state():
     import jax, jax.numpy
-    from tnp._core import jaxload, ufunc, write
+    from tnp._core.engine import jaxload
+    from tnp._core.ufunc import ufunc
+    from tnp._core.array import write
     return dict(x64=jax.config.jax_enable_x64,
                 precision=str(jax.config.jax_default_matmul_precision),
                 cache=bool(jax.config.jax_compilation_cache_dir),
@@ -141,7 +143,7 @@ def test_a_stand_in_kept_past_the_set_up_answers_for_jax():
     r = _run("""
 import numpy as np
 import tnp
-from tnp._core import jaxload
+from tnp._core.engine import jaxload
 A = jaxload.cls("jax", "Array")
 f = jaxload.until_loaded(lambda x: ("before", x), lambda x: ("after", x))
 before = dict(inst=isinstance(np.ones(1), A), sub=issubclass(np.ndarray, A), f=f(1)[0],

@@ -8,7 +8,7 @@ import pytest
 
 import tnp
 import tnp_ext
-from tnp._core import caches
+from tnp._core.engine import caches
 from engine import assert_same
 
 
@@ -148,7 +148,7 @@ def test_writer_is_traced_once_and_in_place_from_the_first_call():
 def test_uploaded_array_is_written_in_place(device_placement, n):
     # NumPy's data 64-byte aligned: JAX on a CPU may alias it rather than copy; the root's
     # buffer must still be JAX's own, or the first in-place write is a copy (donation declined)
-    from tnp._core import placement
+    from tnp._core.dispatch import placement
     raw = numpy.zeros(n * 8 + 64, numpy.uint8)
     off = -raw.ctypes.data % 64
     host = raw[off:off + n * 8].view(numpy.float64)

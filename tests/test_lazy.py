@@ -1,4 +1,4 @@
-"""Lazy fusion (``tnp._core.lazy``, on by default): pending values are NumPy's.
+"""Lazy fusion (``tnp._core.engine.lazy``, on by default): pending values are NumPy's.
 
 Every test runs with lazy recording on and the device placement; NumPy on the same inputs is
 the oracle (values, dtypes, shapes).
@@ -11,7 +11,9 @@ from jax._src.array import ArrayImpl
 
 import tnp as np
 import tnp_ext
-from tnp._core import caches, lazy, placement, syncs, ufunc
+from tnp._core.engine import caches, lazy, syncs
+from tnp._core.dispatch import placement
+from tnp._core.ufunc import ufunc
 
 EPS = numpy.finfo(numpy.float64).eps
 
@@ -693,7 +695,7 @@ def test_on_by_default(value, on):
     env = {k: v for k, v in os.environ.items() if k != "TNP_LAZY"}
     if value is not None:
         env["TNP_LAZY"] = value
-    out = subprocess.run([sys.executable, "-c", "from tnp._core import lazy; print(lazy.on)"],
+    out = subprocess.run([sys.executable, "-c", "from tnp._core.engine import lazy; print(lazy.on)"],
                          capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == str(on)
 

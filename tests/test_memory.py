@@ -1,5 +1,5 @@
 """Resident memory stays bounded over a loop making arrays of a new size each time (issue 21):
-tnp._core.caches bounds the compiled executables. Runs in a fresh process with a small limit
+tnp._core.engine.caches bounds the compiled executables. Runs in a fresh process with a small limit
 (``TNP_KERNEL_CACHE_SIZE``), so that a few dozen sizes go through several clearings. A memory
 bound, not a timing."""
 import os
@@ -23,7 +23,7 @@ def test_rss_stays_flat_over_new_sizes():
 
 _LIVE_KERNELS = """
 import tnp
-from tnp._core import caches
+from tnp._core.engine import caches
 a, b = tnp.arange(1.0, 7.0), tnp.arange(1.0, 7.0).reshape(2, 3)
 fns = [getattr(tnp, n) for n in ("sin", "cos", "tan", "exp", "log", "sqrt", "square",
                                  "negative", "absolute", "tanh", "sinh", "cosh", "arctan",
@@ -53,7 +53,7 @@ def test_many_live_kernels_do_not_recompile():
 
 
 def test_limit_from_environment():
-    code = "from tnp._core import caches; print(caches.LIMIT)"
+    code = "from tnp._core.engine import caches; print(caches.LIMIT)"
     import subprocess
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=dict(os.environ, TNP_KERNEL_CACHE_SIZE="7"), check=True).stdout
@@ -66,7 +66,7 @@ def test_limit_from_environment():
 
 _NEW_SHAPES = """
 import tnp
-from tnp._core import caches
+from tnp._core.engine import caches
 for n in range(1, 61):
     tnp.zeros((n, 3)), tnp.ones(n, tnp.int8), tnp.empty((2, n)), tnp.full(n, 2.5)
 print(caches.stats()["all cleared"])

@@ -11,7 +11,7 @@ import pytest
 
 import tnp
 from tnp import _inventory, _porting
-from tnp._core import syncs
+from tnp._core.engine import syncs
 
 TIMEOUT = 600
 _DEVICE = dict(os.environ, TNP_PLACEMENT="device")
@@ -167,7 +167,7 @@ def test_str_and_datetime_programs_run_on_the_host_tier(tmp_path):
 
 
 def test_device_only_dtype_error_is_explained():
-    from tnp._core import dtypes
+    from tnp._core.rules import dtypes
     from tnp._porting import explain
     why = explain(dtypes.unsupported_dtype_error(np.dtype("U3")))
     assert why.startswith("str arrays live on the host tier (NumPy)"), why
@@ -182,7 +182,7 @@ def test_exit_code_and_streams_pass_through(tmp_path):
     """)
     p = _tnp(prog, "3", "--x")
     assert p.returncode == 3 and p.stderr == "err\n", p.stderr
-    assert p.stdout == "tnp._core.ndarray ['3', '--x']\n"
+    assert p.stdout == "tnp._core.array.ndarray ['3', '--x']\n"
 
 
 def test_program_error_keeps_pythons_exit_status(tmp_path):
@@ -224,7 +224,7 @@ def test_module_form_and_third_party_numpy(tmp_path):
     env = dict(os.environ, PYTHONPATH=path)
     p = _tnp("-m", "pkg.main", "a", cwd=str(tmp_path / "prog"), env=env)
     assert p.returncode == 0, p.stderr
-    assert p.stdout == "tnp tnp._core.ndarray numpy ['a']\n"
+    assert p.stdout == "tnp tnp._core.array.ndarray numpy ['a']\n"
 
 
 def test_rtol(tmp_path):

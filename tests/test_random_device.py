@@ -17,7 +17,7 @@ import pytest
 import tnp
 import tnp_ext
 import tnp_ext.random as R
-from tnp._core.errors import TnpTracingError
+from tnp._core.rules.errors import TnpTracingError
 
 sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "conformance_tests"))
 from engine import check  # noqa: E402  (NumPy-vs-tnp comparison for the error classes)

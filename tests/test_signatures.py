@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import tnp  # noqa: F401  (registers every native function)
-from tnp._core.np_doc import REGISTRY
+from tnp._core.dispatch.np_doc import REGISTRY
 
 # Defaults tnp cannot share by identity but matches by meaning (NumPy's private sentinels).
 _SENTINELS = {"<no value>", "_NoValue"}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tnp
-from tnp._core import tracing
+from tnp._core.engine import tracing
 from engine import assert_same
 
 

@@ -3,16 +3,16 @@
 See README.md and docs/architecture.md. NumPy names tnp does not implement natively run through
 one fallback path (``tnp.TnpFallbackWarning``); ``python -m tnp coverage`` lists them.
 """
-from ._core import config as _config  # noqa: F401  (64-bit JAX, compilation cache) - first
+from ._core.engine import jaxconfig as _config  # noqa: F401  (64-bit JAX, compilation cache) - first
 import importlib as _importlib
 
 import numpy as _np
 
-from ._core.errors import TnpFallbackWarning, TnpTracingError
-from ._core.ndarray import ndarray
-from ._core.array_methods import bind_namespace as _bind
-from ._core.ufunc import ufunc
-from ._core import fallback as _fallback, frontend as _frontend
+from ._core.rules.errors import TnpFallbackWarning, TnpTracingError
+from ._core.array.ndarray import ndarray
+from ._core.methods.array_methods import bind_namespace as _bind
+from ._core.ufunc.ufunc import ufunc
+from ._core.dispatch import fallback as _fallback, frontend as _frontend
 from . import _routines
 
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ import types
 import numpy as np
 
 import tnp
-from tnp._core.fallback import is_fallback
+from tnp._core.dispatch.fallback import is_fallback
 
 NAMESPACES = {"main": (np, tnp), "linalg": (np.linalg, tnp.linalg), "fft": (np.fft, tnp.fft),
               "random": (np.random, tnp.random)}

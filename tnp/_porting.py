@@ -68,7 +68,7 @@ def _frames(exc):
 
 def _fallback_name(exc):
     """The fallback name whose NumPy call raised ``exc``, or None."""
-    from tnp._core import fallback
+    from tnp._core.dispatch import fallback
     for frame, _ in _frames(exc):
         if frame.f_code.co_name == "fallback" and frame.f_code.co_filename == fallback.__file__:
             return frame.f_locals.get("qualname")
@@ -110,7 +110,8 @@ def _where(loc):
 
 def _fallbacks_before():
     """Names that fell back to NumPy (whose results may be the unsupported arrays), as a suffix."""
-    from tnp._core import fallback, syncs
+    from tnp._core.dispatch import fallback
+    from tnp._core.engine import syncs
     if not fallback.USED:
         return ""
     names = [n + (f" at {_where(syncs.FALLBACK_LINES[n])}" if n in syncs.FALLBACK_LINES else "")
@@ -121,7 +122,7 @@ def _fallbacks_before():
 def _failure(exc):
     """Print the program's traceback (its own frames only) and tnp's explanation of it (where
     tnp is the cause); return the error as a dict for the report."""
-    from tnp._core import syncs
+    from tnp._core.engine import syncs
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if syncs.in_program(f.filename)]
     lines = ["Traceback (most recent call last):\n"] + traceback.format_list(frames)
     lines += [ln for ln in traceback.format_exception_only(type(exc), exc)  # not JAX's notes
@@ -143,7 +144,8 @@ MOVE_ROWS = 12  # the tier moves listed, most frequent first
 
 def _report_data(error, compiles):
     """The report as JSON-serialisable data; ``compiles``: XLA executables the program built."""
-    from tnp._core import fallback, lazy, syncs
+    from tnp._core.dispatch import fallback
+    from tnp._core.engine import lazy, syncs
     moves = [[line, name, list(shape), dtype, n]
              for (line, name, shape, dtype), n in syncs.MOVES.most_common()]
     flushes = [[line, reason, n] for (line, reason), n in syncs.FLUSHES.most_common()]
@@ -160,7 +162,7 @@ def _plural(n, word):
 def format_report(data):
     """The fallback / device-sync section of ``--report`` and ``--compare`` (lines)."""
     from tnp import _inventory
-    from tnp._core.syncs import SYNC_POINTS
+    from tnp._core.engine.syncs import SYNC_POINTS
     out = []
     err = data.get("error")
     if err and err.get("explanation"):
@@ -194,7 +196,7 @@ def format_report(data):
 def _format_flushes(flushes, graphs):
     """The lazy-flush lines (none when nothing was pending): by program line and reason, the
     most frequent ``MOVE_ROWS`` rows."""
-    from tnp._core.lazy import REASONS
+    from tnp._core.engine.lazy import REASONS
     if not flushes:
         return []
     out = [f"lazy flushes (pending operations run as one XLA computation): "
@@ -210,7 +212,7 @@ def _format_flushes(flushes, graphs):
 
 def _format_moves(moves):
     """The tier-moves lines: the most frequent ``MOVE_ROWS`` rows, then how many more."""
-    from tnp._core.syncs import direction
+    from tnp._core.engine.syncs import direction
     if not moves:
         return ["tier moves: none"]
     out = ["tier moves (an array copied between the host and the device):"]
@@ -229,7 +231,7 @@ def run_program(target, args, is_module, report=False):
     """Run the program under tnp; with ``report``, print the report on stderr after it."""
     import warnings
     from tnp import TnpFallbackWarning
-    from tnp._core import caches, syncs
+    from tnp._core.engine import caches, syncs
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
     report_path = os.environ.pop(_REPORT_ENV, None)
     syncs.set_program(program_dir, report or report_path)

@@ -11,7 +11,7 @@ import functools
 
 import numpy.testing as _nt
 
-from ._core.fallback import to_numpy_tree
+from ._core.dispatch.fallback import to_numpy_tree
 
 __all__ = list(_nt.__all__)
 

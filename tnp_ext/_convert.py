@@ -1,7 +1,7 @@
 """Conversions between tnp arrays and the jax.Arrays that JAX transforms see."""
 import jax
 
-from tnp._core.ndarray import ndarray
+from tnp._core.array.ndarray import ndarray
 
 
 def is_tnp(x):

@@ -30,9 +30,10 @@ import numpy
 from jax._src import core as _jcore  # EvalTrace: whether a call runs eagerly
 from jax._src.array import ArrayImpl  # the concrete jax.Array type (fast result check)
 
-from tnp._core import lazy, tracing, write
-from tnp._core.errors import TnpTracingError
-from tnp._core.ndarray import ndarray
+from tnp._core.engine import lazy, tracing
+from tnp._core.array import write
+from tnp._core.rules.errors import TnpTracingError
+from tnp._core.array.ndarray import ndarray
 
 from ._convert import is_tnp
 
@@ -350,7 +351,7 @@ class Jitted:
 
     def _execute(self, plan, roots, objects, leaves):
         # Holding the roots' locks, the call reads their buffers, runs and writes back at once
-        # (no other thread's write in between is lost; see tnp._core.write).
+        # (no other thread's write in between is lost; see tnp._core.array.write).
         with write.hold(roots):
             if lazy.on:  # pending values are computed before the call reads the buffers
                 lazy.settle(roots)

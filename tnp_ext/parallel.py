@@ -8,7 +8,7 @@ propagation): nothing is gathered to one device unless asked (``repr``, ``tolist
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from tnp._core.ndarray import ndarray
+from tnp._core.array.ndarray import ndarray
 
 from ._convert import to_jax_tree, to_tnp_tree
 from .transforms import _tnp_result, _unwrap_output

@@ -1,9 +1,9 @@
 """Where new tnp arrays live: ``tnp_ext.placement("auto")`` puts arrays of fewer than
 ``threshold`` elements made from host data on the host tier (NumPy runs their operations),
-``"device"`` everything numeric on the device. See ``tnp._core.placement``."""
+``"device"`` everything numeric on the device. See ``tnp._core.dispatch.placement``."""
 import contextlib
 
-from tnp._core import placement as _placement
+from tnp._core.dispatch import placement as _placement
 
 
 @contextlib.contextmanager

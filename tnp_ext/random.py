@@ -10,7 +10,7 @@ Nothing here holds state: split keys yourself, as in JAX. For NumPy's stateful A
 import jax
 import jax.numpy as jnp
 
-from tnp._core.ndarray import ndarray
+from tnp._core.array.ndarray import ndarray
 
 __all__ = ["key", "split", "fold_in", "bits", "uniform", "normal", "bernoulli", "categorical",
            "randint", "choice", "permutation", "exponential", "gamma", "beta", "poisson"]

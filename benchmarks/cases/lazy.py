@@ -1,4 +1,4 @@
-"""Lazy fusion (``tnp._core.lazy``, on by default): eager tnp with lazy recording off
+"""Lazy fusion (``tnp._core.engine.lazy``, on by default): eager tnp with lazy recording off
 ("tnp") and on ("tnp lazy") against NumPy, jax.numpy and tnp_ext.jit on 1e6 float64 elements: a
 chain of 20 elementwise operations and the sigmoid. Each case also counts, per call, the lazy
 flushes (XLA computations run for pending values) and the executables XLA built."""
@@ -9,7 +9,7 @@ import numpy as np
 import tnp
 import tnp_ext
 from benchmarks.runner import Case
-from tnp._core import caches, lazy
+from tnp._core.engine import caches, lazy
 
 
 def chain(xp, x):

@@ -1,5 +1,5 @@
 """Memory: resident memory (RSS) growth over a loop that makes arrays of a new size each time
-(issue 21: every new shape compiles new executables; ``tnp._core.caches`` bounds them), and over
+(issue 21: every new shape compiles new executables; ``tnp._core.engine.caches`` bounds them), and over
 300 distinct small sizes (the host tier: in the placement mode "auto" NumPy runs them, and XLA
 compiles nothing).
 
@@ -99,7 +99,7 @@ def cases(quick):
 
 if __name__ == "__main__":
     import tnp
-    from tnp._core import caches
+    from tnp._core.engine import caches
     n, every = int(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 10
     step(tnp, 1)
     r0 = rss_mb()

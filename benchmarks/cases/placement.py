@@ -9,7 +9,7 @@ import numpy as np
 
 import tnp
 from benchmarks.runner import Case
-from tnp._core import placement
+from tnp._core.dispatch import placement
 
 SIZES = (10, 100, 1_000, 10_000, 100_000, 1_000_000)
 

@@ -1,11 +1,11 @@
 """The Array API's inspection namespace: ``tnp.__array_namespace_info__()`` and
 ``tnp.__array_api_version__``, as NumPy 2 has them (NumPy's structure and values, tnp's devices).
 """
-from .._core.jaxload import jax
+from .._core.engine.jaxload import jax
 import numpy as np
 
-from .._core import devices as _devices
-from .._core.np_doc import np_doc
+from .._core.engine import devices as _devices
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["__array_namespace_info__", "__array_api_version__"]
 

@@ -1,8 +1,8 @@
 """Array properties as functions: ``shape``, ``ndim``, ``size`` (no data is touched)."""
 import numpy as np
 
-from .._core import probe
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 
 __all__ = ["shape", "ndim", "size"]

@@ -2,13 +2,13 @@
 placeholders, so its exception classes and messages are kept)."""
 import operator
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core import probe
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, normalize, normalize_axis
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, normalize, normalize_axis
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 
 __all__ = ["packbits", "unpackbits"]

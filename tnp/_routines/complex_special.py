@@ -19,10 +19,10 @@ signs included, since those are what NumPy shows). No host round trip, no per-pl
 loop dtypes and the given real implementation otherwise; ``tnp._routines.ufuncs`` registers them.
 Private module: no public names (``__all__`` is empty).
 """
-from .._core.jaxload import jnp, lax
+from .._core.engine.jaxload import jnp, lax
 import numpy as np
 
-from .._core.casting import numpy_cast
+from .._core.numerics.casting import numpy_cast
 
 __all__ = []
 

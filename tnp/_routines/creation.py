@@ -4,20 +4,23 @@ import inspect
 import math
 import operator
 
-from .._core.jaxload import jax, jit, jnp, JaxArray
+from .._core.engine.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
-from .._core import caches, devices, dtypes, flags, lazy, placement, probe
-from .._core.array_methods import as_type_of
-from .._core.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
-from .._core.devices import place
-from .._core.fallback import to_numpy_tree
-from .._core.fperr import check_cast
-from .._core.ndarray import host_copy, ndarray, protocol_array, refused_array_method, \
-    refused_protocol_array
-from .._core.normalize import to_jax
-from .._core.tracing import in_trace
-from .._core.np_doc import np_doc, numpy_signature
+from .._core.engine import caches, devices, lazy
+from .._core.rules import dtypes, probe
+from .._core.array import flags
+from .._core.dispatch import placement
+from .._core.methods.array_methods import as_type_of
+from .._core.numerics.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
+from .._core.engine.devices import place
+from .._core.dispatch.fallback import to_numpy_tree
+from .._core.numerics.fperr import check_cast
+from .._core.array.ndarray import (host_copy, ndarray, protocol_array, refused_array_method,
+                                   refused_protocol_array)
+from .._core.dispatch.normalize import to_jax
+from .._core.engine.tracing import in_trace
+from .._core.dispatch.np_doc import np_doc, numpy_signature
 
 __all__ = ["array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
            "astype", "zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
@@ -203,7 +206,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
 @caches.kernel_cache
 def _fill_kernel(dtype):
     """The fill kernel of a dtype (by its type code): one executable per shape, tracked by
-    ``tnp._core.caches`` (a program making arrays of ever-new shapes, as NumPy's test
+    ``tnp._core.engine.caches`` (a program making arrays of ever-new shapes, as NumPy's test
     generators do, prunes this kernel's executables, not all of JAX's)."""
     return jax.jit(lambda value, shape: jnp.full(shape, value, dtype), static_argnums=(1,))
 

@@ -1,8 +1,8 @@
 """NumPy's dtype routines, taking tnp arrays (by their dtype) and weak Python scalars."""
 import numpy as np
 
-from .._core import probe
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["result_type", "promote_types", "can_cast", "min_scalar_type", "issubdtype",
            "isdtype", "common_type", "finfo", "iinfo", "dtype"]

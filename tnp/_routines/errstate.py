@@ -12,11 +12,11 @@ Modes 'warn' (NumPy's default), 'print', 'log' and 'call' are not checked: a che
 round trip on every call (it would stall asynchronous dispatch), so tnp stays silent where NumPy
 would emit a ``RuntimeWarning``. Under a JAX trace (``jax.jit``, ``tnp_ext.jit``) nothing is
 checked. The flags are derived from values, not from the hardware status register:
-``tnp._core.fperr`` says how, and what that cannot see.
+``tnp._core.numerics.fperr`` says how, and what that cannot see.
 """
 import numpy as np
 
-from .._core.np_doc import REGISTRY, np_doc
+from .._core.dispatch.np_doc import REGISTRY, np_doc
 
 __all__ = ["errstate", "seterr", "geterr", "seterrcall", "geterrcall"]
 

@@ -1,13 +1,14 @@
 """Creation from existing data: fromfunction, fromiter, frombuffer, fromstring,
 asarray_chkfinite, require. Data that lives on the host is parsed by NumPy, and its result placed
 by ``placement.new_root`` (a copy: NumPy's ``frombuffer`` would be a view of the buffer)."""
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 from numpy._core._asarray import POSSIBLE_FLAGS
 
-from .._core import dtypes, placement
-from .._core.np_doc import np_doc, numpy_signature
-from .._core import syncs
+from .._core.rules import dtypes
+from .._core.dispatch import placement
+from .._core.dispatch.np_doc import np_doc, numpy_signature
+from .._core.engine import syncs
 from .creation import array, asanyarray, asarray
 from .grids import indices
 

@@ -9,15 +9,15 @@ vectorize runs on host copies.
 """
 import re
 
-from .._core.jaxload import jax, jnp, JaxArray
+from .._core.engine.jaxload import jax, jnp, JaxArray
 import numpy as np
 
-from .._core import dtypes
-from .._core.casting import cast
-from .._core.fallback import from_numpy_tree, to_numpy_tree
-from .._core.ndarray import ndarray
-from .._core.normalize import normalize_axis, to_jax
-from .._core.np_doc import np_doc
+from .._core.rules import dtypes
+from .._core.numerics.casting import cast
+from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import normalize_axis, to_jax
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .views import expand_dims, moveaxis
 

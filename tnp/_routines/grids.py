@@ -3,13 +3,13 @@ import functools
 import math
 import operator
 
-from .._core.jaxload import jax, jit, jnp
+from .._core.engine.jaxload import jax, jit, jnp
 import numpy as np
 
-from .._core import dtypes
-from .._core.casting import cast, numpy_cast
-from .._core.ndarray import ndarray
-from .._core.np_doc import np_doc
+from .._core.rules import dtypes
+from .._core.numerics.casting import cast, numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.np_doc import np_doc
 from .creation import arange, asarray, elements
 
 __all__ = ["meshgrid", "mgrid", "ogrid", "indices", "ix_"]

@@ -9,8 +9,8 @@ them (or keeps the reduced axis with ``keepdims``). Private module: no public na
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._core.ndarray import ndarray
-from .._core.ufunc import ufunc
+from .._core.array.ndarray import ndarray
+from .._core.ufunc.ufunc import ufunc
 
 __all__ = []
 

@@ -12,13 +12,13 @@ import builtins
 import operator
 from typing import Optional
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core import probe
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, ArrayLikeSeq, normalize
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 
 __all__ = ["histogram", "histogram2d", "histogramdd", "histogram_bin_edges", "bincount",

@@ -11,14 +11,15 @@ import functools
 import operator
 import sys
 
-from .._core.jaxload import jit, jnp
+from .._core.engine.jaxload import jit, jnp
 import numpy as np
 
-from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize
-from .._core.np_doc import np_doc
-from .._core import probe, syncs
+from .._core.numerics.casting import numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import ArrayLike, ArrayLikeSeq, normalize
+from .._core.dispatch.np_doc import np_doc
+from .._core.rules import probe
+from .._core.engine import syncs
 from .creation import arange, array, asarray, ones
 from .joining import concatenate
 from .ranges import linspace

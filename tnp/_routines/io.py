@@ -11,8 +11,8 @@ import inspect
 import numpy as np
 from numpy.lib._npyio_impl import BagObj
 
-from .._core.fallback import from_numpy_tree, to_numpy_tree
-from .._core.np_doc import np_doc
+from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
            "fromfile", "fromregex"]

@@ -8,9 +8,9 @@ reads is iterated in place (it sees writes made after the iterator was created, 
 """
 import numpy as np
 
-from .._core import write
-from .._core.ndarray import ndarray
-from .._core.np_doc import np_doc
+from .._core.array import write
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 
 __all__ = ["ndindex", "ndenumerate", "nditer"]

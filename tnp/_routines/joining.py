@@ -10,18 +10,19 @@ import builtins
 import math
 import operator
 
-from .._core.jaxload import jax, jit, jnp, JaxArray
+from .._core.engine.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib._arraypad_impl import _as_pairs
 
-from .._core import dtypes, flags, probe, write
-from .._core.casting import cast, numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
-                               normalize_axis, single_out, to_jax)
-from .._core.np_doc import np_doc
-from .._core import syncs
+from .._core.rules import dtypes, probe
+from .._core.array import flags, write
+from .._core.numerics.casting import cast, numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
+                                        normalize_axis, single_out, to_jax)
+from .._core.dispatch.np_doc import np_doc
+from .._core.engine import syncs
 from .creation import asarray, check_size, zeros
 from .searching import concrete
 from .views import expand_dims, moveaxis, reshape, transpose

@@ -7,15 +7,16 @@ import builtins
 import cmath
 import warnings
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core import dtypes, probe, write
-from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import (ArrayLike, ArrayOrScalar, normalize, normalize_axes,
-                               operator_index)
-from .._core.np_doc import np_doc
+from .._core.rules import dtypes, probe
+from .._core.array import write
+from .._core.numerics.casting import numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import (ArrayLike, ArrayOrScalar, normalize, normalize_axes,
+                                        operator_index)
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 
 __all__ = ["all", "any", "allclose", "isclose", "array_equal", "array_equiv", "isscalar",

@@ -1,22 +1,24 @@
 """Mathematical routines beyond the ufuncs: convolve, correlate, interp, gradient, diff, ediff1d,
 trapezoid, clip, round/around, fix, nan_to_num, unwrap, sinc, i0, angle, real, imag.
 
-Result dtypes and argument errors come from NumPy run on placeholders (``tnp._core.probe``); the
+Result dtypes and argument errors come from NumPy run on placeholders (``tnp._core.rules.probe``); the
 arithmetic follows NumPy's own formulas, step by step in the same dtypes.
 """
 import builtins
 import math
 import typing
 
-from .._core.jaxload import jax, jnp
+from .._core.engine.jaxload import jax, jnp
 import numpy as np
 
-from .._core import division, probe, write
-from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
-                               normalize_axis, operator_index, to_jax)
-from .._core.np_doc import np_doc
+from .._core.numerics import division
+from .._core.rules import probe
+from .._core.array import write
+from .._core.numerics.casting import numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray,
+                                        normalize, normalize_axis, operator_index, to_jax)
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .products import HIGHEST, compute_dtype, finish
 
@@ -469,7 +471,7 @@ def _unwrap(p: ArrayLike, discont, axis, period):
     dd = _diff.__wrapped__(p, 1, axis, None, None)
     if discont is None:
         discont = period / 2
-    from .._core.dtypes import result_type
+    from .._core.rules.dtypes import result_type
     dtype = result_type(np.dtype(dd.dtype), period)
     if dtype.kind in "iu":
         interval_high, rem = divmod(period, 2)

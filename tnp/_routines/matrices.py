@@ -3,14 +3,15 @@ import functools
 import math
 import operator
 
-from .._core.jaxload import jit, jnp
+from .._core.engine.jaxload import jit, jnp
 import numpy as np
 
-from .._core import dtypes, flags, probe
-from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, normalize
-from .._core.np_doc import np_doc
+from .._core.rules import dtypes, probe
+from .._core.array import flags
+from .._core.numerics.casting import numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import ArrayLike, normalize
+from .._core.dispatch.np_doc import np_doc
 from .creation import _check_order, asarray, check_size, elements, place
 
 __all__ = ["eye", "identity", "tri", "tril", "triu", "diag", "diagflat", "vander"]

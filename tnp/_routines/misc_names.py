@@ -3,12 +3,13 @@ iterable, mintypecode, typename, and the broadcast object."""
 import inspect
 import warnings
 
-from .._core.jaxload import jax
+from .._core.engine.jaxload import jax
 import numpy as np
 
-from .._core import devices, dtypes, probe
-from .._core.ndarray import ndarray
-from .._core.np_doc import np_doc
+from .._core.engine import devices
+from .._core.rules import dtypes, probe
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .joining import concatenate, vstack
 

@@ -9,14 +9,14 @@ same flag (under tracing they return the index NumPy's argmin would give instead
 import warnings
 from typing import Optional
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core.normalize import ArrayLike, OutArray, normalize
-from .._core import probe
-from .._core.casting import numpy_cast
-from .._core.np_doc import np_doc
-from .._core.ufunc import reduce_body
+from .._core.dispatch.normalize import ArrayLike, OutArray, normalize
+from .._core.rules import probe
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.np_doc import np_doc
+from .._core.ufunc.ufunc import reduce_body
 from . import reductions as red
 from .creation import asarray
 from .reductions import _NoValue, _axes, _opt, _where, add_reduce, checked_out, probe_dtype

@@ -9,14 +9,14 @@ residuals) and printing a ``poly1d``.
 import typing
 import warnings
 
-from .._core.jaxload import jax, jit, jnp
+from .._core.engine.jaxload import jax, jit, jnp
 import numpy as np
 
-from .._core import probe
-from .._core.casting import cast, numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, normalize, to_jax
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.numerics.casting import cast, numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import ArrayLike, normalize, to_jax
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .math_misc import convolve
 

@@ -9,8 +9,8 @@ import inspect
 
 import numpy as np
 
-from .._core.fallback import to_numpy_tree
-from .._core.np_doc import np_doc
+from .._core.dispatch.fallback import to_numpy_tree
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "array2string", "array_repr",
            "array_str", "format_float_positional", "format_float_scientific", "base_repr",

@@ -4,15 +4,16 @@ Result dtypes are NumPy's (its own functions run on tiny placeholders, cached). 
 are computed in 64 bits and wrapped to NumPy's dtype, bool products are logical (any of and),
 float16 accumulates in float32 as NumPy does, and floats use XLA's highest precision.
 """
-from .._core.jaxload import jax, jnp
+from .._core.engine.jaxload import jax, jnp
 import numpy as np
 
-from .._core import probe, write
-from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axis, single_out,
-                               to_jax)
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.array import write
+from .._core.numerics.casting import numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axis,
+                                        single_out, to_jax)
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["dot", "vdot", "inner", "outer", "tensordot", "einsum", "einsum_path", "kron", "trace",
            "cross"]

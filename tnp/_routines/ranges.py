@@ -3,15 +3,16 @@ import functools
 import math
 import operator
 
-from .._core.jaxload import jit, jnp
+from .._core.engine.jaxload import jit, jnp
 import numpy as np
 
-from .._core import division, dtypes, probe
-from .._core.ndarray import ndarray
-from .._core.normalize import to_jax
-from .._core.np_doc import np_doc
-from .._core.casting import numpy_cast
-from .._core import syncs
+from .._core.numerics import division
+from .._core.rules import dtypes, probe
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import to_jax
+from .._core.dispatch.np_doc import np_doc
+from .._core.numerics.casting import numpy_cast
+from .._core.engine import syncs
 from .creation import asarray, check_size, elements, place
 from .ufuncs import power
 from .views import expand_dims

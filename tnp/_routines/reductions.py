@@ -10,17 +10,18 @@ import math
 import warnings
 from typing import Optional
 
-from .._core.jaxload import jnp, Tracer
+from .._core.engine.jaxload import jnp, Tracer
 import numpy as np
 
-from .._core import lazy, probe
-from .._core.casting import numpy_cast
-from .._core.division import true_divide
-from .._core.ndarray import ndarray
-from .._core.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
-                               single_out, where_mask)
-from .._core.np_doc import np_doc
-from .._core.ufunc import reduce_body
+from .._core.engine import lazy
+from .._core.rules import probe
+from .._core.numerics.casting import numpy_cast
+from .._core.numerics.division import true_divide
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
+                                        single_out, where_mask)
+from .._core.dispatch.np_doc import np_doc
+from .._core.ufunc.ufunc import reduce_body
 from .creation import asarray
 from .ufuncs import add, maximum, minimum, multiply
 

@@ -8,17 +8,18 @@ out-of-bounds checks of ``take``/``take_along_axis``/``choose`` in ``mode='raise
 import collections.abc
 import functools
 
-from .._core.jaxload import jit, jnp, lax, JaxArray, Tracer
+from .._core.engine.jaxload import jit, jnp, lax, JaxArray, Tracer
 import numpy as np
 
-from .._core import dtypes, probe, write
-from .._core.casting import cast, numpy_cast
-from .._core.errors import TnpTracingError
-from .._core.ndarray import ndarray
-from .._core.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray, normalize,
-                               normalize_axis, to_jax)
-from .._core.np_doc import np_doc, numpy_signature
-from .._core import syncs
+from .._core.rules import dtypes, probe
+from .._core.array import write
+from .._core.numerics.casting import cast, numpy_cast
+from .._core.rules.errors import TnpTracingError
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, OutArray,
+                                        normalize, normalize_axis, to_jax)
+from .._core.dispatch.np_doc import np_doc, numpy_signature
+from .._core.engine import syncs
 from .creation import asarray, zeros_like
 from .sorting import less
 

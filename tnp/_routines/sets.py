@@ -7,18 +7,18 @@ allows any order, so sorted is a valid answer).
 import functools
 import math
 
-from .._core.jaxload import jax, jit, jnp
+from .._core.engine.jaxload import jax, jit, jnp
 import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
                                          UniqueInverseResult)
 
-from .._core import dtypes, probe
-from .._core.casting import cast, numpy_cast
-from .._core.normalize import ArrayLike, normalize, wrap_result
-from .._core.np_doc import np_doc
-from .._core import syncs
+from .._core.rules import dtypes, probe
+from .._core.numerics.casting import cast, numpy_cast
+from .._core.dispatch.normalize import ArrayLike, normalize, wrap_result
+from .._core.dispatch.np_doc import np_doc
+from .._core.engine import syncs
 from .creation import asarray
 from .searching import concrete, search
 from .sorting import sort_keys

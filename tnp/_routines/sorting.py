@@ -5,15 +5,15 @@ Order is NumPy's: NaNs last, ``-0.0 == 0.0``, complex lexicographic with NumPy's
 ``descending=True`` (NumPy >= 2.5) reverses the order within each NaN class; NaNs stay last.
 """
 
-from .._core.jaxload import jnp, lax
+from .._core.engine.jaxload import jnp, lax
 import numpy as np
 from numpy.exceptions import AxisError
 
-from .._core import probe
-from .._core.casting import numpy_cast
-from .._core.ndarray import ndarray
-from .._core.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis
-from .._core.np_doc import np_doc, numpy_signature
+from .._core.rules import probe
+from .._core.numerics.casting import numpy_cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import ArrayLike, ArrayLikeSeq, normalize, normalize_axis
+from .._core.dispatch.np_doc import np_doc, numpy_signature
 from .creation import asarray
 
 __all__ = ["sort", "argsort", "lexsort", "partition", "argpartition", "sort_complex"]

@@ -9,13 +9,14 @@ interpolation precision. Weighted quantiles check the weights' signs on the host
 import math
 from typing import Optional
 
-from .._core.jaxload import jnp, Tracer
+from .._core.engine.jaxload import jnp, Tracer
 import numpy as np
 
-from .._core.normalize import ArrayLike, OutArray, hashable, normalize
-from .._core.np_doc import np_doc
-from .._core import probe, syncs
-from .._core.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, OutArray, hashable, normalize
+from .._core.dispatch.np_doc import np_doc
+from .._core.rules import probe
+from .._core.engine import syncs
+from .._core.numerics.casting import numpy_cast
 from .creation import asarray
 from .reductions import (_NoValue, _axes, _lex_last, _opt, accum_dtype,
                          check_cast, checked_out)

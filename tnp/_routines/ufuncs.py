@@ -3,12 +3,12 @@
 Implementations receive inputs already cast to NumPy's loop dtypes and return the loop's
 output(s); where XLA's value differs from NumPy's (integer division by zero, ...), it is fixed here.
 """
-from .._core.jaxload import jnp, lax
+from .._core.engine.jaxload import jnp, lax
 import numpy as np
 
-from .._core.casting import numpy_cast
-from .._core import division
-from .._core.ufunc import for_numpy, ufunc
+from .._core.numerics.casting import numpy_cast
+from .._core.numerics import division
+from .._core.ufunc.ufunc import for_numpy, ufunc
 from .complex_special import with_complex_special
 from .gufunc_axes import gufunc
 
@@ -296,7 +296,7 @@ _IMPLS["isnat"] = _isnat
 # Complex loops with C99 Annex G special values (inf/nan/signed-zero parts) as NumPy gives them.
 _IMPLS.update(with_complex_special(_IMPLS))
 
-# One tnp.ufunc per NumPy ufunc object (each registers itself: ``tnp._core.ufunc.for_numpy``);
+# One tnp.ufunc per NumPy ufunc object (each registers itself: ``tnp._core.ufunc.ufunc.for_numpy``);
 # NumPy's aliases (abs, conj, ...) name the same object.
 __all__ = []
 # vars(), not dir() + getattr(): NumPy would import its lazy submodules (f2py, testing, ...).

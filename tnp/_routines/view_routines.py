@@ -4,11 +4,11 @@ import operator
 
 import numpy as np
 
-from .._core import probe
-from .._core.flags import overlap
-from .._core.ndarray import ndarray
-from .._core.normalize import normalize_axes
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.array.flags import overlap
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import normalize_axes
+from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .views import reshape
 

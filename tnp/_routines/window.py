@@ -1,10 +1,10 @@
 """Window functions: bartlett, blackman, hamming, hanning, kaiser (NumPy's formulas, float64)."""
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core import dtypes
-from .._core.normalize import normalize
-from .._core.np_doc import np_doc
+from .._core.rules import dtypes
+from .._core.dispatch.normalize import normalize
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["bartlett", "blackman", "hamming", "hanning", "kaiser"]
 

@@ -2,15 +2,15 @@
 import functools
 import operator
 
-from .._core.jaxload import jax, jit, jnp, JaxArray
+from .._core.engine.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 
-from .._core import write
-from .._core.casting import cast
-from .._core.ndarray import ndarray
-from .._core.normalize import normalize_axis, to_jax, where_mask
-from .._core.np_doc import np_doc
-from .._core import syncs
+from .._core.array import write
+from .._core.numerics.casting import cast
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.normalize import normalize_axis, to_jax, where_mask
+from .._core.dispatch.np_doc import np_doc
+from .._core.engine import syncs
 
 __all__ = ["copyto", "put", "put_along_axis", "putmask", "place", "fill_diagonal"]
 

@@ -1,7 +1,7 @@
 """tnp.fft: numpy.fft on JAX."""
 import numpy as _np
 
-from .._core.fallback import module_getattr as _module_getattr
+from .._core.dispatch.fallback import module_getattr as _module_getattr
 from ._helper import *  # noqa: F401,F403
 from ._pocketfft import *  # noqa: F401,F403
 

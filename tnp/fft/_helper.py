@@ -1,13 +1,14 @@
 """numpy.fft's helpers: sample frequencies and shifts."""
 import operator
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core import devices, probe
-from .._core.casting import cast
-from .._core.normalize import ArrayLike, normalize, normalize_axis, wrap_result
-from .._core.np_doc import np_doc
+from .._core.engine import devices
+from .._core.rules import probe
+from .._core.numerics.casting import cast
+from .._core.dispatch.normalize import ArrayLike, normalize, normalize_axis, wrap_result
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 

@@ -1,13 +1,14 @@
 """numpy.fft's transforms on jax.numpy.fft, with NumPy's n/s/axes/norm rules and result dtypes."""
 import warnings
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 
-from .._core import probe, write
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, normalize, normalize_axis, single_out
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.array import write
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, normalize, normalize_axis, single_out
+from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn",
            "fft2", "ifft2", "rfft2", "irfft2"]

@@ -5,13 +5,14 @@ costs window-size times the memory of a NumPy view). A host-tier array's windows
 copied on the host (the same read-only copy, without the device)."""
 import functools
 
-from .._core.jaxload import jit, jnp
+from .._core.engine.jaxload import jit, jnp
 import numpy as np
 
-from .._core import placement, probe
-from .._core.fallback import module_getattr as _module_getattr
-from .._core.ndarray import ndarray
-from .._core.np_doc import np_doc
+from .._core.dispatch import placement
+from .._core.rules import probe
+from .._core.dispatch.fallback import module_getattr as _module_getattr
+from .._core.array.ndarray import ndarray
+from .._core.dispatch.np_doc import np_doc
 from .._routines.creation import asarray
 
 __all__ = ["sliding_window_view"]

@@ -1,10 +1,11 @@
 """Shared pieces of tnp.linalg: NumPy's linalg dtype rules, shape checks, value checks."""
 
-from .._core.jaxload import jax, jnp, Tracer
+from .._core.engine.jaxload import jax, jnp, Tracer
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from .._core import probe, syncs
+from .._core.rules import probe
+from .._core.engine import syncs
 
 HIGHEST = "highest"  # jax.lax.Precision.HIGHEST, by name (JAX is imported on first use)
 

@@ -3,13 +3,13 @@ as NumPy does (its LAPACK calls are all double), cast to NumPy's result dtypes."
 import functools
 import warnings
 
-from .._core.jaxload import jax, jnp
+from .._core.engine.jaxload import jax, jnp
 import numpy as np
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SVDResult
 
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, normalize
-from .._core.np_doc import np_doc
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, normalize
+from .._core.dispatch.np_doc import np_doc
 from . import _common as c
 
 __all__ = ["eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "qr"]

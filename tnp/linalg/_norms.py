@@ -2,14 +2,14 @@
 import math
 import typing
 
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from .._core import syncs
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, normalize, normalize_axis, normalize_axes, to_jax
-from .._core.np_doc import np_doc
+from .._core.engine import syncs
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, normalize, normalize_axis, normalize_axes, to_jax
+from .._core.dispatch.np_doc import np_doc
 from . import _common as c
 from ._decompositions import svd_impl
 from ._solve import inv_impl

@@ -1,12 +1,12 @@
 """numpy.linalg's array-API products and views: the main namespace's routines restricted to the
 last axes as NumPy's linalg does, and multi_dot."""
-from .._core.jaxload import jnp
+from .._core.engine.jaxload import jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, ArrayLikeSeq, OutArray, normalize, to_jax
-from .._core.np_doc import np_doc
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, ArrayLikeSeq, OutArray, normalize, to_jax
+from .._core.dispatch.np_doc import np_doc
 from .._routines import products as _main_products, ufuncs as _ufuncs
 from .._routines import view_routines as _view_routines, views as _views
 from . import _common as c

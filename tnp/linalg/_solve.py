@@ -3,14 +3,14 @@ tensorinv, tensorsolve. Computed in double precision as NumPy does, cast to NumP
 import functools
 import operator
 
-from .._core.jaxload import jax, jnp
+from .._core.engine.jaxload import jax, jnp
 import numpy as np
 from numpy.linalg import LinAlgError
 
-from .._core import probe
-from .._core.casting import numpy_cast
-from .._core.normalize import ArrayLike, normalize, to_jax
-from .._core.np_doc import np_doc
+from .._core.rules import probe
+from .._core.numerics.casting import numpy_cast
+from .._core.dispatch.normalize import ArrayLike, normalize, to_jax
+from .._core.dispatch.np_doc import np_doc
 from . import _common as c
 from ._decompositions import svd_impl
 

@@ -12,7 +12,7 @@ NumPy's bit generators and ``SeedSequence`` are NumPy's own classes.
 """
 import numpy as _np
 
-from .._core.fallback import module_getattr as _module_getattr
+from .._core.dispatch.fallback import module_getattr as _module_getattr
 from ._exact import Generator, RandomState
 from ._device import Threefry
 from ._rng import default_rng

@@ -1,10 +1,10 @@
 """Moving values between the exact engine (NumPy's code on the host) and tnp arrays."""
-from .._core.jaxload import jnp, JaxArray
+from .._core.engine.jaxload import jnp, JaxArray
 import numpy as np
 
-from .._core import placement
-from .._core.fallback import from_numpy_tree, to_numpy_tree
-from .._core.ndarray import ndarray
+from .._core.dispatch import placement
+from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
+from .._core.array.ndarray import ndarray
 
 
 def to_host(x):

@@ -15,13 +15,13 @@ import functools
 import operator
 import warnings
 
-from .._core.jaxload import jax, jit, jnp, JaxArray
+from .._core.engine.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._core import write
-from .._core.casting import cast
-from .._core.ndarray import ndarray
+from .._core.array import write
+from .._core.numerics.casting import cast
+from .._core.array.ndarray import ndarray
 from . import _samplers as S
 from ._convert import is_device_array, value
 from ._exact import Generator, register_device_engine

@@ -17,13 +17,15 @@ import copy
 import functools
 import inspect
 
-from .._core.jaxload import jax, jcore as _jcore, loaded, Tracer
+from .._core.engine.jaxload import jax, jcore as _jcore, loaded, Tracer
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
-from .._core import probe, tracing, write
-from .._core.errors import TnpTracingError
-from .._core.ndarray import ndarray
+from .._core.rules import probe
+from .._core.engine import tracing
+from .._core.array import write
+from .._core.rules.errors import TnpTracingError
+from .._core.array.ndarray import ndarray
 from ._convert import take, to_host, to_tnp
 
 _HOST_RESULTS = {"get_state", "set_state", "seed", "bytes"}

@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from .._core.np_doc import np_doc
+from .._core.dispatch.np_doc import np_doc
 from ._exact import RandomState
 
 _GLOBAL = RandomState()

@@ -1,7 +1,7 @@
 """``default_rng``: an exact-engine Generator, or a device-engine one for a ``Threefry``."""
 import numpy as np
 
-from .._core.np_doc import np_doc
+from .._core.dispatch.np_doc import np_doc
 from ._device import Threefry
 from ._exact import Generator
 

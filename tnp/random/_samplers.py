@@ -6,8 +6,8 @@ textbook ones NumPy documents (NumPy's ``pareto`` is Lomax, its ``weibull`` has 
 """
 import numpy as np
 
-from .._core.casting import numpy_cast
-from .._core.jaxload import jax, jnp
+from .._core.numerics.casting import numpy_cast
+from .._core.engine.jaxload import jax, jnp
 
 F64 = np.dtype(np.float64)
 

@@ -4,8 +4,8 @@ notes: ``clip_by_norm`` computes ``t * c / max(l2, c)``; ``clip_by_global_norm``
 import jax
 import jax.numpy as jnp
 
-from tnp._core.ndarray import ndarray
-from tnp._core.normalize import to_jax
+from tnp._core.array.ndarray import ndarray
+from tnp._core.dispatch.normalize import to_jax
 
 __all__ = ["clip_by_value", "clip_by_norm", "clip_by_average_norm", "clip_by_global_norm",
            "global_norm", "stop_gradient"]

@@ -3,9 +3,9 @@ with ``d = decay`` or ``min(decay, (1 + num_updates) / (10 + num_updates))``. Co
 variables' dtype (float64 gives the exact formula; TF rounds decay to float32 first)."""
 import jax.numpy as jnp
 
-from tnp._core import write
-from tnp._core.ndarray import ndarray
-from tnp._core.normalize import to_jax
+from tnp._core.array import write
+from tnp._core.array.ndarray import ndarray
+from tnp._core.dispatch.normalize import to_jax
 
 __all__ = ["ExponentialMovingAverage"]
 

@@ -12,8 +12,9 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from tnp._core import tracing, write
-from tnp._core.ndarray import ndarray
+from tnp._core.engine import tracing
+from tnp._core.array import write
+from tnp._core.array.ndarray import ndarray
 
 from . import rules
 

@@ -10,7 +10,9 @@ import weakref
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import indexing, lenses, probe, write
+from . import indexing, write
+from ..engine import lenses
+from ..rules import probe
 from .ndarray import ndarray
 
 # Roots laid out in an axis order other than C's (``order='F'`` creations and copies, 'K'

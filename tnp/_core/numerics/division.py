@@ -10,7 +10,7 @@ so the division stays a division. (A ``select`` between the broadcast divisor an
 on a hidden predicate, the earlier form, kept the rounding too but let XLA fuse an expensive
 divisor, such as N-body's ``r2 ** 1.5``, into the broadcast: 3.6x slower there.)
 ``conformance_tests/test_division.py`` holds this against NumPy bit for bit."""
-from .jaxload import jnp, lax
+from ..engine.jaxload import jnp, lax
 
 
 def true_divide(x, y):

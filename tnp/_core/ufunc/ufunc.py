@@ -16,16 +16,19 @@ import operator
 import re
 import warnings
 
-from .jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
+from ..engine.jaxload import jax, jnp, lax, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
-from . import caches, dtypes, host, lazy, placement, probe, tracing, write
-from .fperr import (INT_FOLDS, check_cast as _check_cast, errcheck as _errcheck,
-                    flags as _fp_flags, int_fold_flags)
-from .ndarray import ndarray
-from .casting import cast, numpy_cast
-from .normalize import (normalize_axes, out_arrays, out_tuple, single_out, to_jax,
-                        where_mask)
+from ..engine import caches, lazy, tracing
+from ..rules import dtypes, probe
+from ..dispatch import host, placement
+from ..array import write
+from ..numerics.fperr import (INT_FOLDS, check_cast as _check_cast, errcheck as _errcheck,
+                              flags as _fp_flags, int_fold_flags)
+from ..array.ndarray import ndarray
+from ..numerics.casting import cast, numpy_cast
+from ..dispatch.normalize import (normalize_axes, out_arrays, out_tuple, single_out, to_jax,
+                                  where_mask)
 
 _COMPARISONS = frozenset({"equal", "not_equal", "less", "less_equal", "greater",
                           "greater_equal"})
@@ -68,7 +71,7 @@ def for_numpy(np_ufunc):
 
 
 def _host_tier(method):
-    """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.host``)."""
+    """A ufunc method that runs NumPy's own for inputs on the host (``tnp._core.dispatch.host``)."""
     names = list(inspect.signature(method).parameters)
     at = names.index("out") - 1 if "out" in names else None  # (``self`` not in ``args``)
 
@@ -146,7 +149,7 @@ class ufunc:
         self.__numpy__ = np_ufunc
         self._core = _core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(self._resolve_uncached)
-        self._kernel = caches.kernel_cache(self._kernel_uncached)  # bounded: tnp._core.caches
+        self._kernel = caches.kernel_cache(self._kernel_uncached)  # bounded: tnp._core.engine.caches
         self._fast = caches.KernelTable()  # input dtypes -> kernel, for calls on tnp arrays
         self._method_kernel = caches.kernel_cache(self._method_kernel_uncached)
         self._reduced = caches.KernelTable()  # plain reductions resolved: reduce_resolved

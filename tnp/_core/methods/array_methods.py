@@ -10,15 +10,17 @@ import functools
 import operator
 import sys
 
-from .jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
+from ..engine.jaxload import jax, jit, jnp, ArrayImpl as _ArrayImpl
 import numpy as np
 from numpy._core._exceptions import _UFuncNoLoopError
 
-from . import devices, dtypes, host, indexing, lazy, lenses, placement, probe, roots, syncs, \
-    write
-from .flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
+from ..engine import devices, lazy, lenses, syncs
+from ..rules import dtypes, probe
+from ..dispatch import host, placement
+from ..array import indexing, roots, write
+from ..array.flags import Flags, FlatIter, copy_order, lay_out, numpy_layout
 from .interop import array_function, array_ufunc
-from .ndarray import ndarray, numpy_value
+from ..array.ndarray import ndarray, numpy_value
 
 _ns = None  # the tnp namespace, bound by tnp/__init__
 

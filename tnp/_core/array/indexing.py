@@ -10,11 +10,12 @@ under a JAX trace that check is skipped (JAX then clamps reads and drops writes)
 import functools
 import operator
 
-from .jaxload import jax, jnp, JaxArray, Tracer
+from ..engine.jaxload import jax, jnp, JaxArray, Tracer
 import numpy as np
 
-from . import caches, probe, syncs
-from .errors import TnpTracingError
+from ..engine import caches, syncs
+from ..rules import probe
+from ..rules.errors import TnpTracingError
 from .ndarray import ndarray
 
 _INVALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "

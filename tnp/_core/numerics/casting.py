@@ -4,8 +4,8 @@ Used by every conversion tnp makes (creation, ``astype``, the write path, ufunc 
 import functools
 import warnings
 
-from . import dtypes
-from .jaxload import jit, jnp
+from ..rules import dtypes
+from ..engine.jaxload import jit, jnp
 import numpy as np
 
 

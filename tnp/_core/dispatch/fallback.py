@@ -9,12 +9,13 @@ import collections
 import functools
 import warnings
 
-from .jaxload import jax
+from ..engine.jaxload import jax
 import numpy as np
 
-from . import frontend, placement, syncs
-from .errors import TnpFallbackWarning, TnpTracingError
-from .ndarray import ndarray, protocol_array
+from . import frontend, placement
+from ..engine import syncs
+from ..rules.errors import TnpFallbackWarning, TnpTracingError
+from ..array.ndarray import ndarray, protocol_array
 
 USED = collections.Counter()
 _warned = set()

@@ -36,7 +36,8 @@ FLUSHES = collections.Counter()  # (program line, reason) -> lazy flushes
 
 _program_dir = None   # the program's directory, under ``python -m tnp run``
 _reporting = False
-_TNP_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_TNP_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
                   + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
 _is_program = {}
 

@@ -3,7 +3,7 @@
 Makes the function's entry (``frontend.entry``: the one front end every public call passes),
 copies NumPy's docstring (plus what tnp does differently), records the NumPy original (for the
 signature test in ``tests/test_signatures.py``) and registers the entry for the coverage report
-(``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.interop``).
+(``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.methods.interop``).
 """
 import importlib
 import inspect

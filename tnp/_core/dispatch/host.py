@@ -18,9 +18,11 @@ import re
 
 import numpy as np
 
-from . import lenses, placement, write
-from .ndarray import OnDevice, ndarray, numpy_value
-from .tracing import in_trace
+from ..engine import lenses
+from . import placement
+from ..array import write
+from ..array.ndarray import OnDevice, ndarray, numpy_value
+from ..engine.tracing import in_trace
 
 DECLINED = object()
 

@@ -22,11 +22,12 @@ or the mode is ``"auto"``, so a program that never meets the host tier pays noth
 """
 import os
 
-from .jaxload import jax, ArrayImpl
+from ..engine.jaxload import jax, ArrayImpl
 import numpy as np
 
-from . import dtypes, flags
-from .ndarray import ndarray
+from ..rules import dtypes
+from ..array import flags
+from ..array.ndarray import ndarray
 
 MODES = ("device", "auto")
 

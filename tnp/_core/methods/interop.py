@@ -2,10 +2,11 @@
 implementation on the device and return tnp arrays."""
 import numpy as np
 
-from . import fallback, write
-from .ndarray import ndarray
-from .np_doc import REGISTRY
-from .ufunc import for_numpy, overridden, ufunc
+from ..dispatch import fallback
+from ..array import write
+from ..array.ndarray import ndarray
+from ..dispatch.np_doc import REGISTRY
+from ..ufunc.ufunc import for_numpy, overridden, ufunc
 
 _NAMESPACES = {"numpy": "main", "numpy.linalg": "linalg", "numpy.fft": "fft",
                "numpy.random": "random", "numpy.lib.stride_tricks": "lib.stride_tricks"}

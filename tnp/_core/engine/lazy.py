@@ -60,7 +60,8 @@ import weakref
 
 import numpy as np
 
-from . import caches, dtypes, lenses, probe, syncs, tracing
+from . import caches, lenses, syncs, tracing
+from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
 
 on = os.environ.get("TNP_LAZY", "1") != "0"
@@ -87,7 +88,8 @@ REASONS = {"read": "a pending value read (by an operation not recorded lazily, o
                     "while the program records more)"}
 _WAITS = frozenset({"read", "write", "jit"})  # flushes whose values the program waits for
 # the directories of tnp's own frames, skipped when finding the program's statement
-_OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
                   + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
 _OWN = {}  # code file name -> whether it is tnp's
 # whether the next graph to reach EARLY operations is flushed early (the program waited on the

@@ -19,7 +19,7 @@ applies at three levels:
   program's own ``jax.jit`` functions): once ``OTHERS = LIMIT // 2`` executables (64) were
   built outside the tracked kernels since the last clearing, ``jax.clear_caches()`` drops all
   of JAX's in-memory executables. Kernels still in use recompile on their next call; with the
-  persistent compilation cache on (``tnp._core.config``), the costly ones are a disk read.
+  persistent compilation cache on (``tnp._core.engine.jaxconfig``), the costly ones are a disk read.
 
 So resident memory stays within about ``PER_KERNEL`` executables per kernel that meets ever-new
 shapes plus ``OTHERS``, whatever the number of shapes a program goes through. What still

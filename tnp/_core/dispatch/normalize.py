@@ -12,12 +12,15 @@ import inspect
 import operator
 import typing
 
-from .jaxload import jax, JaxArray
+from ..engine.jaxload import jax, JaxArray
 import numpy as np
 from numpy.exceptions import AxisError
 
-from . import caches, casting, dtypes, lazy, probe, write
-from .ndarray import device_copy, ndarray, refused_protocol_array
+from ..engine import caches, lazy
+from ..numerics import casting
+from ..rules import dtypes, probe
+from ..array import write
+from ..array.ndarray import device_copy, ndarray, refused_protocol_array
 
 
 class ArrayLike:
@@ -204,7 +207,7 @@ def _kernel_table(positional, name, n, static, dynamic):
     Unhashable static values (after lists become tuples) run the body eagerly. Each static
     value is keyed with its type: 0, 0.0, False and ``np.longdouble(0)`` are equal, and
     hash alike, but NumPy's results for them differ."""
-    kernels = caches.KernelTable()  # bounded (e.g. ever-new floats): tnp._core.caches
+    kernels = caches.KernelTable()  # bounded (e.g. ever-new floats): tnp._core.engine.caches
 
     def make(key):
         def body(*arrays):

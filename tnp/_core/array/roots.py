@@ -4,9 +4,9 @@ and what the one write path (``write``) builds its thread safety on; the scheme 
 """
 import threading
 
-from .jaxload import ArrayImpl
+from ..engine.jaxload import ArrayImpl
 
-from . import lazy
+from ..engine import lazy
 
 N_STRIPES = 64
 STRIPES = tuple(threading.RLock() for _ in range(N_STRIPES))

@@ -25,11 +25,12 @@ import functools
 import os
 import types
 
-from .jaxload import jax, loaded, JaxArray, Tracer
+from ..engine.jaxload import jax, loaded, JaxArray, Tracer
 import numpy as np
 
-from . import dtypes, host, placement, probe
-from .ndarray import ndarray
+from ..rules import dtypes, probe
+from . import host, placement
+from ..array.ndarray import ndarray
 
 
 
@@ -123,6 +124,27 @@ def unbound_like(fn, numpy_obj):
     return fn
 
 
+def device_or_numpy(numpy_fn, impl, args, kwargs):
+    """``impl`` (the device implementation), or NumPy's ``numpy_fn`` on the host when the
+    device refuses a NumPy-only dtype (``dtypes.UnsupportedDtype``; ``host.unsupported``)."""
+    try:
+        return impl(*args, **kwargs)
+    except dtypes.UnsupportedDtype:
+        return host.unsupported(numpy_fn, args, kwargs)
+
+
+def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
+    """The one host-or-device sequence of a call: NumPy's own function on the host tier when
+    ``ask_host`` and ``host.call`` takes the call (every array input on the host), else
+    ``device_or_numpy``. Entries, ufunc methods and array methods all run it; a ufunc's
+    ``__call__`` asks the host its own faster way, then calls ``device_or_numpy``."""
+    if ask_host:
+        r = host.call(numpy_fn, args, kwargs)
+        if r is not host.DECLINED:
+            return r
+    return device_or_numpy(numpy_fn, impl, args, kwargs)
+
+
 def entry(impl, numpy_fn, host_tier=True, result_size=None):
     """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
     ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
@@ -132,24 +154,19 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
     host and then copied (``placement.made_on_device``)."""
     @functools.wraps(impl)
     def call(*args, **kwargs):
-        if host_tier and placement.routing:
-            size = None
-            if result_size is not None and placement.MODE == "auto":
-                size = _result_size(result_size, args, kwargs)
-            if size is None:
-                r = host.call(numpy_fn, args, kwargs)
-            elif placement.made_on_device(size):
-                r = host.DECLINED  # made on the device directly, not by NumPy and then copied
-            else:
-                r = host.create(numpy_fn, args, kwargs)
-            if r is not host.DECLINED:
-                return r
         try:
-            return impl(*args, **kwargs)
-        except dtypes.UnsupportedDtype:
             if not host_tier:
-                raise
-            return host.unsupported(numpy_fn, args, kwargs)
+                return impl(*args, **kwargs)
+            ask_host = placement.routing
+            if ask_host and result_size is not None and placement.MODE == "auto":
+                size = _result_size(result_size, args, kwargs)
+                if size is not None:  # a creation routine: made where its size says
+                    ask_host = False
+                    if not placement.made_on_device(size):
+                        r = host.create(numpy_fn, args, kwargs)
+                        if r is not host.DECLINED:
+                            return r
+            return host_or_device(numpy_fn, impl, args, kwargs, ask_host)
         except Exception as e:
             if not from_jax(e):
                 raise

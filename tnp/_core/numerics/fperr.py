@@ -28,7 +28,7 @@ for the divisions only (``int_fold_flags``: a zero divisor, floor division of th
 """
 import functools
 
-from .jaxload import jax, jit, jnp, lax
+from ..engine.jaxload import jax, jit, jnp, lax
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 

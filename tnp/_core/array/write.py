@@ -38,17 +38,18 @@ import functools
 import math
 import sys
 
-from .jaxload import jax, jnp, jcore as _jcore, ArrayImpl, JaxArray, Tracer
+from ..engine.jaxload import jax, jnp, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
-from . import caches, indexing, lenses, tracing
-from .casting import numpy_cast, warn_complex_to_real
-from .dtypes import check_supported
-from .errors import TnpTracingError
-from .lazy import Node, call, force, rebind
+from ..engine import caches, lenses, tracing
+from . import indexing
+from ..numerics.casting import numpy_cast, warn_complex_to_real
+from ..rules.dtypes import check_supported
+from ..rules.errors import TnpTracingError
+from ..engine.lazy import Node, call, force, rebind
 from .ndarray import ndarray, numpy_value, refused_protocol_array
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
-from .tracing import current_trace, in_trace
+from ..engine.tracing import current_trace, in_trace
 
 
 def _is_tracer(x):

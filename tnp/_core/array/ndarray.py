@@ -11,10 +11,12 @@ values); its NumPy face (indexing, operators, methods) is attached from above by
 import math
 import operator
 
-from .jaxload import jax, on_load, ArrayImpl as _ArrayImpl, JaxArray
+from ..engine.jaxload import jax, on_load, ArrayImpl as _ArrayImpl, JaxArray
 import numpy as np
 
-from . import dtypes, lenses, roots, syncs, tracing
+from ..rules import dtypes
+from ..engine import lenses, syncs, tracing
+from . import roots
 
 
 class ndarray:

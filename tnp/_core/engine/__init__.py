@@ -1,0 +1,1 @@
+"""tnp._core.engine."""
