@@ -1,5 +1,5 @@
 """Complex special values (C99 Annex G, as NumPy gives them) of the complex ufunc loops
-(``tnp._routines.complex_special``), power and float_power (NumPy's npy_cpow) included.
+(``tnp._ufuncs.complex_special``), power and float_power (NumPy's npy_cpow) included.
 
 Every function over the full grid {0, -0, finite, +-inf, nan} x {the same} of real and imaginary
 parts, complex64 and complex128, against NumPy: NaN, infinity and signed-zero positions exactly

@@ -14,6 +14,7 @@ from ._core.methods.array_methods import bind_namespace as _bind
 from ._core.ufunc.ufunc import ufunc
 from ._core.dispatch import fallback as _fallback, frontend as _frontend
 from . import _routines
+from ._ufuncs import table as _ufunc_table
 
 __version__ = "0.1.0"
 
@@ -30,7 +31,7 @@ ScalarType = _np.ScalarType
 exceptions = _np.exceptions
 newaxis = None
 
-for _mod in _routines.modules():
+for _mod in (_ufunc_table, *_routines.modules()):
     for _name in _mod.__all__:
         globals()[_name] = getattr(_mod, _name)
 

@@ -2,10 +2,11 @@
 import numpy as np
 
 from .._core.rules import probe
+from .._core.array.ndarray import ndarray
 from .._core.dispatch.np_doc import np_doc
 
 __all__ = ["result_type", "promote_types", "can_cast", "min_scalar_type", "issubdtype",
-           "isdtype", "common_type", "finfo", "iinfo", "dtype"]
+           "isdtype", "common_type", "finfo", "iinfo", "dtype", "mintypecode", "typename"]
 
 dtype = np.dtype
 
@@ -58,3 +59,15 @@ def common_type(*arrays):
 
 finfo = np.finfo
 iinfo = np.iinfo
+
+
+@np_doc(np.mintypecode)
+def mintypecode(typechars, typeset="GDFgdf", default="d"):
+    # tnp arrays contribute their type character (no data leaves the device)
+    chars = [t.dtype.char if isinstance(t, ndarray) else t for t in typechars]
+    return np.mintypecode(chars, typeset, default)
+
+
+@np_doc(np.typename)
+def typename(char):
+    return np.typename(char)

@@ -1,11 +1,13 @@
 """Creation from existing data: fromfunction, fromiter, frombuffer, fromstring,
-asarray_chkfinite, require. Data that lives on the host is parsed by NumPy, and its result placed
+asarray_chkfinite, require, from_dlpack. Data that lives on the host is parsed by NumPy, and its result placed
 by ``placement.new_root`` (a copy: NumPy's ``frombuffer`` would be a view of the buffer)."""
-from .._core.engine.jaxload import jnp
+from .._core.engine.jaxload import jax, jnp
 import numpy as np
 from numpy._core._asarray import POSSIBLE_FLAGS
 
 from .._core.rules import dtypes
+from .._core.engine import devices
+from .._core.array.ndarray import ndarray
 from .._core.dispatch import placement
 from .._core.dispatch.np_doc import np_doc, numpy_signature
 from .._core.engine import syncs
@@ -13,7 +15,7 @@ from .creation import array, asanyarray, asarray
 from .grids import indices
 
 __all__ = ["fromfunction", "fromiter", "frombuffer", "fromstring", "asarray_chkfinite",
-           "require"]
+           "require", "from_dlpack"]
 
 
 @np_doc(np.fromfunction, notes="``function`` is called once with tnp index arrays.")
@@ -68,3 +70,13 @@ def require(a, dtype=None, requirements=None, *, like=None):
         if not arr.flags[prop]:
             return arr.copy(order)
     return arr
+
+
+@np_doc(np.from_dlpack, notes="Zero copy where JAX allows; ``device`` is a JAX device (or "
+                              "'cpu').")
+def from_dlpack(x, /, *, device=None, copy=None):
+    if not hasattr(x, "__dlpack__"):
+        raise AttributeError(f"'{type(x).__name__}' object has no attribute '__dlpack__'")
+    v = jax.dlpack.from_dlpack(x, device=devices.check(device) or devices.default(), copy=copy)
+    dtypes.check_supported(np.dtype(v.dtype))
+    return ndarray._wrap(v)

@@ -19,7 +19,7 @@ from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import normalize_axis, to_jax
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
-from .views import expand_dims, moveaxis
+from .reshaping import expand_dims, moveaxis
 
 __all__ = ["apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc"]
 

@@ -1,5 +1,6 @@
 """Joining and reshaping by copy: concatenate and the stacks, block, tile, repeat, pad, roll,
-resize, insert, delete, append, trim_zeros, unstack, broadcast_arrays/shapes; rollaxis and rot90
+resize, insert, delete, append, trim_zeros, unstack, concat (and NumPy 2.4's row_stack); rollaxis
+and rot90
 (views, as in NumPy).
 
 Shapes come from shapes and host values (``repeats``, ``obj``, ``pad_width``); NumPy validates
@@ -9,6 +10,7 @@ them on tiny placeholders so its exception classes and messages are kept. Device
 import builtins
 import math
 import operator
+import warnings
 
 from .._core.engine.jaxload import jax, jit, jnp, JaxArray
 import numpy as np
@@ -25,11 +27,11 @@ from .._core.dispatch.np_doc import np_doc
 from .._core.engine import syncs
 from .creation import asarray, check_size, zeros
 from .searching import concrete
-from .views import expand_dims, moveaxis, reshape, transpose
+from .reshaping import expand_dims, moveaxis, reshape, transpose
 
 __all__ = ["concatenate", "stack", "vstack", "hstack", "dstack", "column_stack", "block", "tile",
            "repeat", "pad", "roll", "rollaxis", "rot90", "resize", "trim_zeros", "insert",
-           "delete", "append", "unstack", "broadcast_arrays", "broadcast_shapes"]
+           "delete", "append", "unstack", "concat"]
 
 
 def _host(x, what):
@@ -548,14 +550,13 @@ def unstack(x, /, *, axis=0):
     return tuple(m[i] for i in range(m.shape[0]))
 
 
-@np_doc(np.broadcast_arrays, notes="Broadcast results are read-only views (broadcast_to).")
-def broadcast_arrays(*args, subok=False):
-    from .view_routines import broadcast_to
-    args = [asarray(a) for a in args]
-    shape = np.broadcast_shapes(*(a.shape for a in args))
-    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in args)
+concat = concatenate  # as in NumPy 2, where ``np.concat is np.concatenate``
 
+if "row_stack" in vars(np):  # NumPy 2.5 removed the alias (deprecated since 2.0)
+    __all__.append("row_stack")
 
-@np_doc(np.broadcast_shapes)
-def broadcast_shapes(*args):
-    return np.broadcast_shapes(*args)
+    @np_doc(np.row_stack, name="row_stack")
+    def row_stack(tup, *, dtype=None, casting="same_kind"):
+        warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                      DeprecationWarning, stacklevel=2)
+        return vstack(tup, dtype=dtype, casting=casting)

@@ -68,7 +68,7 @@ def _finite(t):
     """Whether every value of the tolerance ``t`` is finite (a sync for an array)."""
     if type(t) in (int, float, complex):
         return cmath.isfinite(t)
-    from .ufuncs import isfinite
+    from .._ufuncs.table import isfinite
     return builtins.bool(all(isfinite(t)))
 
 
@@ -127,7 +127,7 @@ def _equal_nan_kernel(a1: ArrayLike, a2: ArrayLike, dt):
 
 @np_doc(np.array_equal, notes="Sync point: returns a Python bool.")
 def array_equal(a1, a2, equal_nan=False):
-    from .ufuncs import equal
+    from .._ufuncs.table import equal
     a1, a2 = asarray(a1), asarray(a2)
     if a1.shape != a2.shape:
         return False
@@ -141,7 +141,7 @@ def array_equal(a1, a2, equal_nan=False):
 
 @np_doc(np.array_equiv, notes="Sync point: returns a Python bool.")
 def array_equiv(a1, a2):
-    from .ufuncs import equal
+    from .._ufuncs.table import equal
     a1, a2 = asarray(a1), asarray(a2)
     try:
         np.broadcast_shapes(a1.shape, a2.shape)

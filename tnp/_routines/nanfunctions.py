@@ -20,7 +20,7 @@ from .._core.ufunc.ufunc import reduce_body
 from . import reductions as red
 from .creation import asarray
 from .reductions import _NoValue, _axes, _opt, _where, add_reduce, checked_out, probe_dtype
-from .ufuncs import add, maximum, minimum, multiply
+from .._ufuncs.table import add, maximum, minimum, multiply
 from .statistics import _is_tracer, check_weights, median_front, probe_quantile, quantile_front
 
 __all__ = ["nansum", "nanprod", "nanmean", "nanstd", "nanvar", "nanmin", "nanmax", "nanargmin",

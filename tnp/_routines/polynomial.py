@@ -18,7 +18,7 @@ from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import ArrayLike, normalize, to_jax
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
-from .math_misc import convolve
+from .math_routines import convolve
 
 __all__ = ["poly", "roots", "polyval", "polyadd", "polysub", "polymul", "polydiv", "polyder",
            "polyint", "polyfit", "poly1d"]

@@ -122,7 +122,7 @@ def outer(a, b, out=None):
     r = _outer(a, b)
     if out is None:
         return r
-    from .ufuncs import multiply
+    from .._ufuncs.table import multiply
     return multiply(r, True, out=out) if r.dtype.kind == "b" else multiply(r, 1, out=out)
 
 

@@ -14,8 +14,8 @@ from .._core.dispatch.np_doc import np_doc
 from .._core.numerics.casting import numpy_cast
 from .._core.engine import syncs
 from .creation import asarray, check_size, elements, place
-from .ufuncs import power
-from .views import expand_dims
+from .._ufuncs.table import power
+from .reshaping import expand_dims
 
 __all__ = ["linspace", "logspace", "geomspace"]
 

@@ -23,7 +23,7 @@ from .._core.dispatch.normalize import (ArrayLike, OutArray, hashable, normalize
 from .._core.dispatch.np_doc import np_doc
 from .._core.ufunc.ufunc import reduce_body
 from .creation import asarray
-from .ufuncs import add, maximum, minimum, multiply
+from .._ufuncs.table import add, maximum, minimum, multiply
 
 __all__ = ["sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "ptp", "argmin",
            "argmax", "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "count_nonzero"]

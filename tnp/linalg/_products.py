@@ -7,8 +7,9 @@ from numpy.linalg import LinAlgError
 from .._core.numerics.casting import numpy_cast
 from .._core.dispatch.normalize import ArrayLike, ArrayLikeSeq, OutArray, normalize, to_jax
 from .._core.dispatch.np_doc import np_doc
-from .._routines import products as _main_products, ufuncs as _ufuncs
-from .._routines import view_routines as _view_routines, views as _views
+from .._routines import flips_and_splits as _flips_and_splits, products as _main_products, \
+    reshaping as _reshaping
+from .._ufuncs import table as _ufuncs
 from . import _common as c
 
 __all__ = ["multi_dot", "outer", "cross", "diagonal", "trace", "matmul", "matrix_transpose",
@@ -80,7 +81,7 @@ def cross(x1, x2, /, *, axis=-1):
 
 @np_doc(np.linalg.diagonal, namespace="linalg")
 def diagonal(x, /, *, offset=0):
-    return _view_routines.diagonal(x, offset, axis1=-2, axis2=-1)
+    return _flips_and_splits.diagonal(x, offset, axis1=-2, axis2=-1)
 
 
 @np_doc(np.linalg.trace, namespace="linalg")
@@ -95,7 +96,7 @@ def matmul(x1, x2, /):
 
 @np_doc(np.linalg.matrix_transpose, namespace="linalg")
 def matrix_transpose(x, /):
-    return _views.matrix_transpose(x)
+    return _reshaping.matrix_transpose(x)
 
 
 @normalize

@@ -16,7 +16,7 @@ are selected with ``jnp.where`` into the values of glibc's Annex G branches (the
 signs included, since those are what NumPy shows). No host round trip, no per-platform branch.
 
 ``IMPLS`` maps NumPy ufunc names to loop implementations that take the complex path for complex
-loop dtypes and the given real implementation otherwise; ``tnp._routines.ufuncs`` registers them.
+loop dtypes and the given real implementation otherwise; ``tnp._ufuncs.table`` registers them.
 Private module: no public names (``__all__`` is empty).
 """
 from .._core.engine.jaxload import jnp, lax

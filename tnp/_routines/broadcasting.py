@@ -1,68 +1,34 @@
-"""Remaining names of NumPy's main namespace: concat, row_stack, from_dlpack, isfortran,
-iterable, mintypecode, typename, and the broadcast object."""
+"""Broadcasting: ``broadcast_to`` (a read-only view), ``broadcast_arrays``, ``broadcast_shapes``
+and the ``broadcast`` object."""
 import inspect
-import warnings
 
-from .._core.engine.jaxload import jax
 import numpy as np
 
-from .._core.engine import devices
-from .._core.rules import dtypes, probe
+from .._core.rules import probe
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
-from .joining import concatenate, vstack
 
-__all__ = ["concat", "from_dlpack", "isfortran", "iterable", "mintypecode", "typename",
-           "broadcast"]
-
-concat = concatenate  # as in NumPy 2, where ``np.concat is np.concatenate``
-
-if "row_stack" in vars(np):  # NumPy 2.5 removed the alias (deprecated since 2.0)
-    __all__.append("row_stack")
-
-    @np_doc(np.row_stack, name="row_stack")
-    def row_stack(tup, *, dtype=None, casting="same_kind"):
-        warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
-                      DeprecationWarning, stacklevel=2)
-        return vstack(tup, dtype=dtype, casting=casting)
+__all__ = ["broadcast_to", "broadcast_arrays", "broadcast_shapes", "broadcast"]
 
 
-@np_doc(np.from_dlpack, notes="Zero copy where JAX allows; ``device`` is a JAX device (or "
-                              "'cpu').")
-def from_dlpack(x, /, *, device=None, copy=None):
-    if not hasattr(x, "__dlpack__"):
-        raise AttributeError(f"'{type(x).__name__}' object has no attribute '__dlpack__'")
-    v = jax.dlpack.from_dlpack(x, device=devices.check(device) or devices.default(), copy=copy)
-    dtypes.check_supported(np.dtype(v.dtype))
-    return ndarray._wrap(v)
+@np_doc(np.broadcast_to, notes="A read-only view, as NumPy's.")
+def broadcast_to(array, shape, subok=False):
+    array = asarray(array)
+    shape = probe.call(np.broadcast_to, probe.like(array), shape).shape  # NumPy's check
+    return array._view(("broadcast", shape), (), shape)
 
 
-@np_doc(np.isfortran)
-def isfortran(a):
-    flags = a.flags
-    return flags.f_contiguous and not flags.c_contiguous
+@np_doc(np.broadcast_arrays, notes="Broadcast results are read-only views (broadcast_to).")
+def broadcast_arrays(*args, subok=False):
+    args = [asarray(a) for a in args]
+    shape = np.broadcast_shapes(*(a.shape for a in args))
+    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in args)
 
 
-@np_doc(np.iterable)
-def iterable(y):
-    try:
-        iter(y)
-    except TypeError:
-        return False
-    return True
-
-
-@np_doc(np.mintypecode)
-def mintypecode(typechars, typeset="GDFgdf", default="d"):
-    # tnp arrays contribute their type character (no data leaves the device)
-    chars = [t.dtype.char if isinstance(t, ndarray) else t for t in typechars]
-    return np.mintypecode(chars, typeset, default)
-
-
-@np_doc(np.typename)
-def typename(char):
-    return np.typename(char)
+@np_doc(np.broadcast_shapes)
+def broadcast_shapes(*args):
+    return np.broadcast_shapes(*args)
 
 
 @np_doc(np.broadcast, notes="Iteration (``next``, ``index``, ``iters``, ``reset``) is a sync "

@@ -1,5 +1,5 @@
 """Routines whose results NumPy documents as views: flips, split pieces, ``atleast_Nd``,
-``diagonal`` and ``broadcast_to`` (read-only), and the memory-overlap queries."""
+``diagonal`` (read-only), and the memory-overlap queries."""
 import operator
 
 import numpy as np
@@ -10,10 +10,10 @@ from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import normalize_axes
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
-from .views import reshape
+from .reshaping import reshape
 
 __all__ = ["flip", "fliplr", "flipud", "split", "array_split", "hsplit", "vsplit", "dsplit",
-           "atleast_1d", "atleast_2d", "atleast_3d", "diagonal", "broadcast_to",
+           "atleast_1d", "atleast_2d", "atleast_3d", "diagonal",
            "shares_memory", "may_share_memory"]
 
 
@@ -123,13 +123,6 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     shape = probe.call(np.diagonal, probe.like(a), offset, axis1, axis2).shape  # NumPy's check
     static = (operator.index(offset), axis1 % a.ndim, axis2 % a.ndim)
     return a._view(("diagonal", static), (), shape)
-
-
-@np_doc(np.broadcast_to, notes="A read-only view, as NumPy's.")
-def broadcast_to(array, shape, subok=False):
-    array = asarray(array)
-    shape = probe.call(np.broadcast_to, probe.like(array), shape).shape  # NumPy's check
-    return array._view(("broadcast", shape), (), shape)
 
 
 def _overlap(a, b, exact, max_work):
