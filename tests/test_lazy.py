@@ -11,7 +11,7 @@ from jax._src.array import ArrayImpl
 
 import tnp as np
 import tnp_ext
-from tnp._core.engine import caches, lazy, syncs
+from tnp._core.engine import caches, lazy, lazygraph, syncs
 from tnp._core.dispatch import placement
 from tnp._core.ufunc import ufunc
 
@@ -215,10 +215,10 @@ def test_loop_without_reads_compiles_its_graphs_once():
 
 
 def test_new_graph_with_several_outputs_is_compiled_once(monkeypatch):
-    # ``lazy._compiled`` compiles a graph with several outputs for XLA's cost analysis; its
+    # ``lazygraph._compiled`` compiles a graph with several outputs for XLA's cost analysis; its
     # calls run that executable, never a second compilation of the same graph (no split
     # compiled to compare: ``SPLIT`` out of reach)
-    monkeypatch.setattr(lazy, "SPLIT", float("inf"))
+    monkeypatch.setattr(lazygraph, "SPLIT", float("inf"))
     h = _data(1001)
     a = np.asarray(h)
     _warm(lambda x: ((x - 0.5) * 2.5, (x - 0.5) + 0.75), a)
@@ -255,13 +255,13 @@ def test_limit_flushes_at_the_next_statement(monkeypatch):
     a = np.asarray(h)
     _warm(lambda x, y: (y + x * 0.5, (x + 0.25) * 0.5 - 0.125), a, a)
     outputs, reasons = [], []
-    real = lazy._outputs
+    real = lazygraph._outputs
 
     def spy(g):
         outs = real(g)
         outputs.append(len(outs))
         return outs
-    monkeypatch.setattr(lazy, "_outputs", spy)
+    monkeypatch.setattr(lazygraph, "_outputs", spy)
     monkeypatch.setattr(syncs, "note_flush", reasons.append)
     monkeypatch.setattr(lazy, "LIMIT", 8)
     x, y, rx, ry = a, a, h, h
@@ -383,13 +383,13 @@ def test_outputs_computed_apart_when_xla_would_recompute(monkeypatch, program, c
     output from its own copy of the leaves (``_compiled``, from XLA's cost analysis). Outputs
     sharing a reduction (stored, nothing recomputed) stay one computation."""
     plans = []
-    real = lazy._compiled
+    real = lazygraph._compiled
 
     def spy(key, leaves):
         plans.append(real(key, leaves))
         return plans[-1]
-    monkeypatch.setattr(lazy, "_compiled", spy)
-    monkeypatch.setattr(lazy, "_GRAPHS", caches.KernelTable())
+    monkeypatch.setattr(lazygraph, "_compiled", spy)
+    monkeypatch.setattr(lazygraph, "_GRAPHS", caches.KernelTable())
     h = _data()
     args = (h, numpy.zeros(h.shape, dtype=numpy.int64))[:program.__code__.co_argcount - 1]
     _warm(program, np, *map(np.asarray, args))

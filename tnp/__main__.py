@@ -1,5 +1,7 @@
 """``python -m tnp coverage [-v]`` | ``python -m tnp run [--report | --compare [--rtol R]]
-(SCRIPT.py | -m MODULE) [args]`` (see ``python -m tnp run --help``)"""
+(SCRIPT.py | -m MODULE) [args]`` (see ``python -m tnp run --help``) | ``python -m tnp config
+[--markdown]`` (each TNP_* setting, its value and its source: default, environment, run time;
+``--markdown``: the README's table of the settings)"""
 import sys
 
 
@@ -26,6 +28,12 @@ def coverage(argv):
     return 0
 
 
+def config(argv):
+    from tnp._core import settings
+    print(settings.markdown() if "--markdown" in argv else settings.report())
+    return 0
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
@@ -33,6 +41,8 @@ def main(argv):
     cmd, rest = argv[0], argv[1:]
     if cmd == "coverage":
         return coverage(rest)
+    if cmd == "config":
+        return config(rest)
     if cmd == "run":
         from tnp import _porting
         return _porting.main(rest)

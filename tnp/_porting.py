@@ -27,8 +27,12 @@ import sys
 import time
 import traceback
 
+from tnp._core import settings
+
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?inf|nan")
-_REPORT_ENV = "TNP_RUN_REPORT"   # the tnp child of --compare writes its report (JSON) there
+# the tnp child of --compare writes its report (JSON) to the file this variable names (the
+# setting ``run_report``, read by ``tnp._core.settings``)
+_REPORT_ENV = settings.BY_NAME["run_report"].env
 
 
 def _install_numpy_alias(in_program):
@@ -233,7 +237,8 @@ def run_program(target, args, is_module, report=False):
     from tnp import TnpFallbackWarning
     from tnp._core.engine import caches, syncs
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
-    report_path = os.environ.pop(_REPORT_ENV, None)
+    report_path = settings.get("run_report")
+    os.environ.pop(_REPORT_ENV, None)  # (not passed on to the program's own processes)
     syncs.set_program(program_dir, report or report_path)
     if report:
         warnings.simplefilter("ignore", TnpFallbackWarning)  # the report lists them

@@ -1,9 +1,11 @@
 """Where new tnp arrays live: ``tnp_ext.placement("auto")`` puts arrays of fewer than
 ``threshold`` elements made from host data on the host tier (NumPy runs their operations),
-``"device"`` everything numeric on the device. See ``tnp._core.dispatch.placement``."""
+``"device"`` everything numeric on the device. The mode and threshold are the settings
+``TNP_PLACEMENT`` and ``TNP_HOST_THRESHOLD`` (``tnp._core.settings``; ``python -m tnp config``
+shows them); see ``tnp._core.dispatch.placement``."""
 import contextlib
 
-from tnp._core.dispatch import placement as _placement
+from tnp._core import settings as _settings
 
 
 @contextlib.contextmanager
@@ -11,16 +13,16 @@ def _restoring(previous):
     try:
         yield
     finally:
-        _placement.configure(*previous)
+        _settings.restore(previous)
 
 
 def placement(mode=None, *, threshold=None):
     """Set the placement mode (``"device"`` or ``"auto"``) and/or the host threshold in
     elements, for the rest of the program; used as ``with tnp_ext.placement(...):`` the old
     setting comes back at the end of the block. Arrays already made stay where they are."""
-    return _restoring(_placement.configure(mode, threshold))
+    return _restoring(_settings.update(placement=mode, host_threshold=threshold))
 
 
 def current_placement():
     """``(mode, threshold)`` now in force."""
-    return _placement.MODE, _placement.THRESHOLD
+    return _settings.get("placement"), _settings.get("host_threshold")

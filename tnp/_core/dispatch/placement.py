@@ -8,8 +8,10 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
   on the host) lives on the host, a larger one on the device; with ``"device"`` every numeric
   array is on the device (the conformance suite's mode: it tests the device implementations).
 - Set by the environment (``TNP_PLACEMENT=device|auto``, ``TNP_HOST_THRESHOLD=<elements>``,
-  read at import) or at run time with ``configure``. An array made from a ``jax.Array``, or with
-  ``device=`` a ``jax.Device``, is on the device whatever the mode.
+  read by ``tnp._core.settings``) or at run time through ``settings`` (``configure``,
+  ``tnp_ext.placement``), which tells this module (``MODE``, ``THRESHOLD``). An array made
+  from a ``jax.Array``, or with ``device=`` a ``jax.Device``, is on the device whatever the
+  mode.
 
 ``new_root`` is the one constructor of a root from a NumPy array (host-tier results, fallback,
 ``io``, ``frombuffer`` and kin, ``tnp.random``'s exact streams); it takes ownership, so a
@@ -20,8 +22,7 @@ Creation routines with a shape decide before allocating: ``made_on_device`` on t
 ``routing`` says whether any call can run on the host at all: false until a host array exists
 or the mode is ``"auto"``, so a program that never meets the host tier pays nothing for it.
 """
-import os
-
+from .. import settings
 from ..engine.jaxload import jax, ArrayImpl
 import numpy as np
 
@@ -29,41 +30,30 @@ from ..rules import dtypes
 from ..array import flags
 from ..array.ndarray import ndarray
 
-MODES = ("device", "auto")
+MODES = settings.BY_NAME["placement"].choices
+MODE = THRESHOLD = None
+routing = False
 
 
-def _env_mode():
-    mode = os.environ.get("TNP_PLACEMENT", "auto")
-    if mode not in MODES:
-        raise ValueError(f"TNP_PLACEMENT must be one of {MODES}, got {mode!r}")
-    return mode
+def _setting(name, value):
+    """``settings``' watcher: the mode and threshold kept here for the hot paths."""
+    global MODE, THRESHOLD, routing
+    if name == "placement":
+        MODE = value
+        routing = routing or value == "auto"
+    else:
+        THRESHOLD = value
 
 
-def _env_threshold():
-    raw = os.environ.get("TNP_HOST_THRESHOLD", "65536")
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValueError(f"TNP_HOST_THRESHOLD must be an integer, got {raw!r}") from None
-
-
-MODE = _env_mode()
-THRESHOLD = _env_threshold()
-routing = MODE == "auto"
+settings.watch(_setting, "placement", "host_threshold")
 
 
 def configure(mode=None, threshold=None):
-    """Set the placement mode (``"device"`` or ``"auto"``) and/or the host threshold (elements);
-    returns the previous ``(mode, threshold)``. Arrays already made stay where they are."""
-    global MODE, THRESHOLD, routing
+    """Set the placement mode (``"device"`` or ``"auto"``) and/or the host threshold (elements)
+    through ``settings``; returns the previous ``(mode, threshold)``. Arrays already made stay
+    where they are."""
     previous = MODE, THRESHOLD
-    if mode is not None:
-        if mode not in MODES:
-            raise ValueError(f"placement mode must be one of {MODES}, got {mode!r}")
-        MODE = mode
-        routing = routing or mode == "auto"
-    if threshold is not None:
-        THRESHOLD = int(threshold)
+    settings.update(placement=mode, host_threshold=threshold)
     return previous
 
 

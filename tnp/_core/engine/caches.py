@@ -3,7 +3,8 @@
 Compiled code is what a long program accumulates: every tnp kernel (a ``jax.jit``) gets one XLA
 executable per shape and dtype it meets, a few MB of host memory each on the CPU. A loop making
 arrays of a new size each time would grow without bound. The limit ``LIMIT`` (environment
-variable ``TNP_KERNEL_CACHE_SIZE``, read at import; default 128; ``0`` turns every bound off)
+variable ``TNP_KERNEL_CACHE_SIZE``, read at import by ``tnp._core.settings``; default 128; ``0``
+turns every bound off)
 applies at three levels:
 
 - ``kernel_cache``/``KernelTable``: every table of kernels keeps at most ``LIMIT`` entries, the
@@ -28,23 +29,14 @@ more than ``OTHERS`` executables busy outside the tracked kernels; raise the lim
 program (``TNP_KERNEL_CACHE_SIZE=2048``). ``stats()`` counts the clearings.
 """
 import functools
-import os
 import threading
 import weakref
 
+from .. import settings
 from .jaxload import jax, on_load
 
-
-def _limit():
-    raw = os.environ.get("TNP_KERNEL_CACHE_SIZE", "128")
-    try:
-        n = int(raw)
-    except ValueError:
-        raise ValueError(f"TNP_KERNEL_CACHE_SIZE must be an integer, got {raw!r}") from None
-    return None if n <= 0 else n
-
-
-LIMIT = _limit()  # None: unbounded
+LIMIT = settings.get("kernel_cache_size")
+LIMIT = None if LIMIT <= 0 else LIMIT  # None: unbounded
 PER_KERNEL = None if LIMIT is None else max(1, LIMIT // 8)  # executables a tracked kernel keeps
 OTHERS = None if LIMIT is None else max(1, LIMIT // 2)  # executables built elsewhere, at most
 

@@ -17,11 +17,13 @@ that glibc unmaps when they empty, so every large result faults in fresh pages (
 ~7,800 page faults, 2 ms becoming 10 ms, at random per process). It takes full effect when
 tnp is imported before JAX. ``TNP_MALLOC_TUNING=0`` opts out.
 ``TNP_COMPILATION_CACHE=0`` opts out of the on-disk cache; ``TNP_COMPILATION_CACHE_DIR`` moves it
-(default: ``~/.cache/tnp/jax``).
+(default: ``~/.cache/tnp/jax``). (The variables are read by ``tnp._core.settings``.)
 """
 import ctypes
 import os
 import platform
+
+from .. import settings
 
 # glibc's mallopt parameters, and the values: one heap for every thread (XLA's worker threads
 # too), blocks under 64 MiB from it rather than from fresh mappings, up to 128 MiB of freed
@@ -36,7 +38,7 @@ _MALLOC_SETTINGS = ((_M_ARENA_MAX, 1), (_M_MMAP_THRESHOLD, 64 << 20),
 def _keep_freed_host_memory():
     """Set glibc's malloc to reuse freed memory (before JAX starts its CPU threads); a no-op
     elsewhere (macOS, musl) and with ``TNP_MALLOC_TUNING=0``."""
-    if os.environ.get("TNP_MALLOC_TUNING", "1") == "0" or platform.libc_ver()[0] != "glibc":
+    if not settings.get("malloc_tuning") or platform.libc_ver()[0] != "glibc":
         return False
     try:
         mallopt = ctypes.CDLL(None).mallopt
@@ -65,12 +67,11 @@ _add_xla_flags()
 
 
 def _enable_compilation_cache(jax):
-    if os.environ.get("TNP_COMPILATION_CACHE", "1") == "0":
+    if not settings.get("compilation_cache"):
         return
     if jax.config.jax_compilation_cache_dir:  # the user configured one already
         return
-    path = os.environ.get("TNP_COMPILATION_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "tnp", "jax")
+    path = settings.get("compilation_cache_dir")
     try:
         os.makedirs(path, exist_ok=True)
     except OSError:

@@ -1,5 +1,6 @@
 """Lazy fusion, on by default (``TNP_LAZY=0`` or ``enable(False)`` turns it off: eager, one
-dispatch per operation, for debugging and for comparison in the benchmarks).
+dispatch per operation, for debugging and for comparison in the benchmarks): recording. The
+pending graphs it records into, and their flush, are ``lazygraph``'s.
 
 When on (and no JAX trace is active: ``recording``), a device-tier call records a pending
 ``Node`` (a function returning one array, its operands: concrete arrays, scalars, other nodes,
@@ -12,97 +13,73 @@ one array (``call``: ``mean``, ``where``, ``dot``, ``argmin``...). A view operan
 through its lenses by a node (``operand``), so views of pending values stay pending; a ufunc's
 node reads its view operands itself (``read``: a ``_Read`` operand, no node of its own). A
 host-tier root is read from its version's private NumPy copy (``ndarray._snapshot``), which the
-flush's compiled call moves to the device.
+flush's compiled call moves to the device. ``_new`` wires each node into the pending graph of
+its operands (``lazygraph.Graph``); ``force(root)`` (called by ``roots.buffer``, the one reader
+of a buffer that is not a concrete array) computes the root's graph (``lazygraph.flush``).
 
-A node is wired into its pending graph (``_Graph``) as it is recorded: graphs of its pending
-operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
-node, its function and the positions of its operands (nodes, or leaves: concrete arrays once
-each, equal plain operands once), so a flush walks nothing to build its computation or its
-cache key. ``force(root)`` (called by ``roots.buffer``, the one reader of a buffer that is not a
-concrete array) computes the root's whole graph as one ``jax.jit`` of the composed functions,
-whose inputs are the graph's leaves and whose outputs are the nodes still alive (``_outputs``:
-the graph holds its nodes weakly and a node does not hold its operands, so a node is alive only
-while something outside the graph holds it: a root, or a caller about to use the node); a
-temporary the program dropped is not an output and XLA fuses or drops its computation. Each
-result is stored in its node and in the root holding it. An array leaf that only the graph holds
-(a root rebound by an in-place write, nothing else referring to it: ``_donations``) is donated
-to an output of its shape and dtype, so an in-place loop keeps its buffer. Compiled graphs are
-cached by structure (functions, wiring, leaf kinds, outputs, donations); JAX specialises each by
-the leaves' shapes and dtypes. A graph with several outputs is computed as one computation
-unless XLA's compiled cost analysis shows it recomputing (``_compiled``: XLA's CPU compiler has
-no multi-output fusion, and an expensive value shared by outputs makes it recompute the chain
-before it once per fusion reading it) and computing each output from its own copy of the leaves
-costs fewer operations. A graph is bounded: once it holds ``LIMIT`` operations
-(``TNP_LAZY_LIMIT``, default 512) it is forced by the first recording of another program
-statement (``bound``: the statement reaching the limit has finished, its temporaries are dead
-and not outputs), or at once when it holds ``2 * LIMIT`` operations (one statement, or a loop on
-one line) or ``BYTES`` bytes (``TNP_LAZY_BYTES``, default 1 GiB: the results of its live nodes
-and the concrete arrays it reads, what the graph keeps alive and its flush returns; a node's
-bytes leave the count when it dies pending, ``_Ref``). After the program waited on the device (a
-flush for a read, a write or a ``tnp_ext.jit`` call), the first graph to reach ``EARLY``
-operations (``TNP_LAZY_EARLY``, default 64) is flushed the same way, at the next statement: JAX
-dispatches asynchronously, so the idle device computes it while the program records the rest,
-and Python's recording of a long step overlaps its computation. An early flush is declined when
-its computation recomputes values its outputs share (``recomputes``, ``_compiled``): the graph
-records on and is computed whole. Each flush is counted with its reason (``REASONS``; by program
-line under ``python -m tnp run --report``: ``syncs.note_flush``).
+A graph is bounded: once it holds ``LIMIT`` operations (``TNP_LAZY_LIMIT``, default 512) it is
+forced by the first recording of another program statement (``bound``: the statement reaching
+the limit has finished, its temporaries are dead and not outputs), or at once when it holds
+``2 * LIMIT`` operations (one statement, or a loop on one line) or ``BYTES`` bytes
+(``TNP_LAZY_BYTES``, default 1 GiB: the results of its live nodes and the concrete arrays it
+reads, what the graph keeps alive and its flush returns; a node's bytes leave the count when it
+dies pending, ``lazygraph._Ref``). After the program waited on the device (a flush for a read,
+a write or a ``tnp_ext.jit`` call), the first graph to reach ``EARLY`` operations
+(``TNP_LAZY_EARLY``, default 64) is flushed the same way, at the next statement: JAX dispatches
+asynchronously, so the idle device computes it while the program records the rest, and
+Python's recording of a long step overlaps its computation (declined when its computation
+recomputes values its outputs share: the graph records on and is computed whole). ``on``,
+``LIMIT``, ``BYTES`` and ``EARLY`` are ``tnp._core.settings``' values, kept here (``_setting``)
+for the hot path.
 
-Recording into a graph and every transition of a node to its value happen under ``_LOCK`` (a
-node is pending or computed throughout a recording; a writer forces a root's node under the
-root's lock first, so it never sees a node; see ``write``).
+Recording into a graph and every transition of a node to its value happen under ``_LOCK``
+(``lazygraph.LOCK``; a node is pending or computed throughout a recording; a writer forces a
+root's node under the root's lock first, so it never sees a node; see ``write``).
 """
-import contextlib
 import math
 import os
 import sys
-import threading
 import weakref
 
 import numpy as np
 
-from . import caches, lenses, syncs, tracing
+from .. import settings
+from . import lazygraph, lenses, tracing
+from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
 
-on = os.environ.get("TNP_LAZY", "1") != "0"
-LIMIT = int(os.environ.get("TNP_LAZY_LIMIT", "512"))
-BYTES = int(os.environ.get("TNP_LAZY_BYTES", str(2**30)))
-EARLY = int(os.environ.get("TNP_LAZY_EARLY", "64"))
-SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
-_LOCK = threading.RLock()
-_GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
+on = LIMIT = BYTES = EARLY = None
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 _INT = frozenset({int})
-STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
-# what forces a flush (``force``'s ``reason``), for ``python -m tnp run --report``
-REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
-           "write": "a write to a pending array (or through its view)",
-           "jit": "a tnp_ext.jit call given pending arguments",
-           "limit": "the pending graph reached TNP_LAZY_LIMIT operations (flushed at the next "
-                    "statement's first operation)",
-           "cap": "the pending graph reached 2 x TNP_LAZY_LIMIT operations within one statement",
-           "bytes": "the pending graph reached TNP_LAZY_BYTES bytes",
-           "early": "the first pending graph after a wait reached TNP_LAZY_EARLY operations "
-                    "(flushed at the next statement's first operation: the device computes it "
-                    "while the program records more)"}
-_WAITS = frozenset({"read", "write", "jit"})  # flushes whose values the program waits for
 # the directories of tnp's own frames, skipped when finding the program's statement
 _OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
                   + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
 _OWN = {}  # code file name -> whether it is tnp's
-# whether the next graph to reach EARLY operations is flushed early (the program waited on the
-# device since the last early flush)
-_early = [True]
+
+
+def _setting(name, value):
+    """``settings``' watcher: lazy fusion's settings, kept here for the hot path."""
+    global on, LIMIT, BYTES, EARLY
+    if name == "lazy":
+        on = value
+    elif name == "lazy_limit":
+        LIMIT = value
+    elif name == "lazy_bytes":
+        BYTES = value
+    else:
+        EARLY = value
+
+
+settings.watch(_setting, "lazy", "lazy_limit", "lazy_bytes", "lazy_early")
 
 
 def enable(flag=True):
-    """Turn lazy recording on or off (returns the previous setting); pending values stay
-    pending until read."""
-    global on
-    old, on = on, bool(flag)
-    return old
+    """Turn lazy recording on or off (``settings``' ``TNP_LAZY``; returns the previous
+    setting); pending values stay pending until read."""
+    return settings.set("lazy", flag)
 
 
 class Node:
@@ -129,77 +106,11 @@ class Node:
     def __repr__(self):
         return f"<tnp: pending {self.dtype} array of shape {self.shape}>"
 
-
-class _Ref(weakref.ref):
-    """A graph's weak reference to one of its nodes: when the node dies pending (nothing holds
-    it: XLA fuses or drops its computation), its result's bytes leave the graph's count."""
-    __slots__ = ("graph", "nbytes")
-
-
-def _died(ref):
-    with _LOCK:  # (any thread may drop a node: no count is lost to a concurrent recording)
-        ref.graph.bytes -= ref.nbytes
-
-
 class _Read:
     """A view of a device or pending root read by the node recording it (``read``): its lens
     kernel's function, the root's buffer, the view's offsets, shape and dtype. The reading node
     applies the lenses itself (its operand's code is ``(fn, base's code, offsets' code)``)."""
     __slots__ = ("fn", "base", "dyns", "shape", "dtype")
-
-
-class _Graph:
-    """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
-    first; weakly, ``_Ref``: a node nothing outside the graph holds is not an output), per
-    node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
-    (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
-    operands as they are) with their kinds (None for an array, else the type), their keys in
-    ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
-    operands (``direct``: a computed node's value is held by the node too, never donated).
-    ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``)."""
-    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
-                 "due", "why")
-
-    def __init__(self):
-        self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
-        self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
-        self.why = None
-
-    def leaf(self, a, key, kind, direct):
-        """The position of the leaf ``a`` (``key``: its identity or plain value)."""
-        i = self.pos.get(key)
-        if i is None:
-            i = self.pos[key] = len(self.leaves)
-            self.leaves.append(a)
-            self.kinds.append(kind)
-            self.keys.append(key)
-            size = (math.prod(a.shape) * a.dtype.itemsize if kind is None  # (faster than
-                    else a.nbytes if kind is np.ndarray else 0)  # JAX's nbytes)
-            self.sizes.append(size)
-            self.bytes += size
-            self.direct.append(direct)
-        elif not direct:
-            self.direct[i] = False
-        return i
-
-    def absorb(self, h):
-        """Append the graph ``h`` (no node of one reads the other's) to this one."""
-        off = len(self.nodes)
-        self.bytes += h.bytes - sum(h.sizes)  # its live results (its leaves: by ``leaf``)
-        where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
-        self.wiring += [(fn, tuple(
-            (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) if type(c) is tuple
-            else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
-        for r in h.nodes:
-            r.graph = self
-            n = r()
-            if n is not None:
-                n.graph = self
-                n.index += off
-        self.nodes += h.nodes
-        if self.due is None:
-            self.due, self.why = h.due, h.why
-
 
 def recording():
     """Whether a call now records (lazy recording on, and no JAX trace active)."""
@@ -297,7 +208,7 @@ def value(x):
         return x
     with _LOCK:
         if x.value is None:
-            _flush(x.graph, "read")
+            lazygraph.flush(x.graph, "read")
         return x.value
 
 
@@ -314,9 +225,10 @@ def bound(root):
     recording it is remembered (``due``) and the graph is forced by the first recording made by
     another statement (``_new``, ``_moved``), so the temporaries of the statement that reached
     the limit are dead and not outputs of the flush. The first graph to reach ``EARLY``
-    operations after the program waited on the device (``_early``) is made due the same way: the
-    device, idle, computes it while the program records the rest (``_flush`` declines it when
-    its computation recomputes values its outputs share). Returns the root."""
+    operations after the program waited on the device (``lazygraph.early``) is made due the
+    same way: the device, idle, computes it while the program records the rest
+    (``lazygraph.flush`` declines it when its computation recomputes values its outputs share).
+    Returns the root."""
     g = root._buf.graph
     if g is not None:
         n = len(g.nodes)
@@ -327,8 +239,8 @@ def bound(root):
         elif g.due is None:
             if n >= LIMIT:
                 g.due, g.why = _statement(), "limit"
-            elif _early[0] and n >= EARLY:
-                _early[0] = False
+            elif lazygraph.early[0] and n >= EARLY:
+                lazygraph.early[0] = False
                 g.due, g.why = _statement(), "early"
     return root
 
@@ -384,10 +296,10 @@ def _new(fn, args, shape, dtype):
                     if len(h.nodes) > len(g.nodes):
                         g, h = h, g
                     g.absorb(h)
-        if g is not None and g.due is not None and _moved(g) and _flush(g, g.why):
+        if g is not None and g.due is not None and _moved(g) and lazygraph.flush(g, g.why):
             g = None  # (its nodes among ``args`` were held: outputs, now leaves)
         if g is None:
-            g = _Graph()
+            g = lazygraph.Graph()
         codes = []
         pos = g.pos
         for v in args:
@@ -424,13 +336,7 @@ def _new(fn, args, shape, dtype):
                 if i is None:
                     i = g.leaf(v, key, t, False)
             codes.append(i)
-        n.graph = g
-        n.index = len(g.nodes)
-        r = _Ref(n, _died)
-        r.graph, r.nbytes = g, nbytes
-        g.nodes.append(r)
-        g.wiring.append((fn, tuple(codes)))
-        g.bytes += nbytes
+        g.add(n, fn, tuple(codes), nbytes)
     STATS["recorded"] += 1
     return n
 
@@ -468,7 +374,7 @@ def force(root, reason="read"):
         b = root._buf
         if type(b) is Node:
             if b.value is None:
-                _flush(b.graph, reason)
+                lazygraph.flush(b.graph, reason)
             root._buf = b = b.value
         return b
 
@@ -486,89 +392,6 @@ def settle(roots):
     for r in roots:
         if type(r._buf) is Node:
             force(r, "jit")
-
-
-def _flush(g, reason):
-    """Compute the pending graph ``g`` (under ``_LOCK``): its outputs are its live nodes
-    (``_outputs``: a root, a caller, the node read among them). An early flush is declined
-    (returns False; the graph records on, due no more) when its computation recomputes values
-    its outputs share (``_compiled``): the graph is computed whole later."""
-    outs = _outputs(g)
-    donate = _donations(g, outs)
-    key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
-    traced = type(tracing.current_trace()) is not _jcore.EvalTrace
-    with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
-        fn = _executable(key, g.leaves)  # trace: concrete all the same)
-        if reason == "early" and fn.recomputes:
-            g.due = None
-            return False
-        results = fn(*g.leaves * fn.copies)
-    STATS["flushes"] += 1
-    if reason in _WAITS:
-        _early[0] = True
-    syncs.note_flush(reason)
-    nodes = g.nodes
-    for i, v in zip(outs, results):
-        n = nodes[i]()
-        n.value = v
-        n.graph = None
-        r = n.root() if n.root is not None else None
-        if r is not None and r._buf is n:
-            r._buf = v
-    return True
-
-
-def _executable(key, leaves):
-    """The ``jax.jit`` of the graph of ``key`` (compiled on first use: ``_compiled``)."""
-    fn = _GRAPHS.get(key)
-    if fn is None:
-        fn = _GRAPHS[key] = _compiled(key, leaves)
-        STATS["graphs"] += 1
-    return fn
-
-
-def _compiled(key, leaves):
-    """The ``jax.jit`` computing a graph's outputs, its ``copies``: how many times it takes the
-    leaves, and ``recomputes``: whether it computes more than ``SPLIT`` times the graph's
-    operations. One computation of the composed functions (``copies`` 1), unless XLA's CPU compiler
-    (it has no multi-output fusion) makes it compute more than ``SPLIT`` times the operations
-    the graph holds (its cost analysis: an expensive value that several outputs share, like a
-    square root, is stored, and each fusion reading it recomputes the cheap chain before it,
-    quadratic along a loop) and computing each output from its own copy of the leaves (no
-    value shared across outputs: one fusion per output, which duplicates their common part)
-    costs fewer operations. The executable compiled for the cost analysis is the one the jit's
-    calls run (JAX keeps it): the joint graph is compiled once (the split one, when compared,
-    once more)."""
-    outs, donate = key[2], key[3]
-    fn = jax.jit(_composed(key), donate_argnums=donate)
-    fn.copies, fn.recomputes = 1, False
-    if len(outs) > 1:
-        lowered = fn.lower(*leaves)
-        joint, own = _flops(lowered.compile()), _flops(lowered)
-        if own and joint > SPLIT * own:
-            fn.recomputes = True
-            split = jax.jit(_composed(key, split=True))
-            if _flops(split.lower(*leaves * len(outs)).compile()) < joint:
-                split.copies, split.recomputes = len(outs), True
-                return split
-    return fn
-
-
-def _flops(stage):
-    """The floating-point operations of a lowered or compiled computation (XLA's cost
-    analysis), or 0 when the backend gives none."""
-    cost = stage.cost_analysis()
-    if isinstance(cost, (list, tuple)):
-        cost = cost[0] if cost else None
-    return float(cost.get("flops", 0)) if cost else 0.0
-
-
-def _outputs(g):
-    """The positions of the graph's nodes that something outside the graph holds (a root, a
-    caller about to use the node, a node being recorded reading it): every node still alive,
-    since the graph holds its nodes weakly and no node holds another."""
-    return tuple(i for i, r in enumerate(g.nodes) if r() is not None)
-
 
 def _plain_key(v):
     """A leaf's key: for Python numbers, None and tuples of them, their type and value (ints,
@@ -594,55 +417,3 @@ def _plain(a):
     value."""
     t = type(a)
     return t in _SCALARS or a is None or t is tuple and all(map(_plain, a))
-
-
-def _donations(g, outs):
-    """The array leaves the flush may donate: held by the graph alone (no root, view, user,
-    computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
-    reference and its own argument's), each matched to an output of its shape and dtype that
-    XLA then writes in its place."""
-    leaves = g.leaves
-    candidates = [i for i in range(len(leaves))
-                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2]
-    if not candidates:
-        return ()
-    free = {}
-    for i in outs:
-        n = g.nodes[i]()
-        s = (n.shape, n.dtype)
-        free[s] = free.get(s, 0) + 1
-    donate = []
-    for i in candidates:
-        s = (leaves[i].shape, leaves[i].dtype)
-        if free.get(s, 0) > 0:
-            free[s] -= 1
-            donate.append(i)
-    return tuple(donate)
-
-
-def _composed(key, split=False):
-    """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
-    once per output, each output computed from its own copy."""
-    wiring, kinds, outs, _ = key
-
-    def values(wiring, leaves):
-        vals = []
-
-        def get(i):
-            if type(i) is tuple:  # a view read (``_Read``): lenses, base, offsets
-                return i[0](get(i[1]), leaves[i[2]])
-            return vals[-1 - i] if i < 0 else leaves[i]
-        for fn, w in wiring:
-            vals.append(fn(*map(get, w)))
-        return vals
-
-    def run(*leaves):
-        vals = values(wiring, leaves)
-        return tuple(vals[i] for i in outs)
-
-    def run_split(*copies):
-        n = len(kinds)
-        return tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[o]
-                     for k, o in enumerate(outs))
-    return run_split if split else run
-

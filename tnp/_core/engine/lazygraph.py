@@ -1,0 +1,264 @@
+"""Lazy fusion's pending graphs (``lazy`` records into them): how a graph is wired and how it
+is computed (``flush``).
+
+A node is wired into its pending graph (``Graph``) as it is recorded: graphs of its pending
+operands are joined, the graph keeps its nodes in the order recorded (operands first) with, per
+node, its function and the positions of its operands (nodes, or leaves: concrete arrays once
+each, equal plain operands once), so a flush walks nothing to build its computation or its
+cache key. ``lazy.force(root)`` computes the root's whole graph (``flush``) as one ``jax.jit``
+of the composed functions, whose inputs are the graph's leaves and whose outputs are the nodes
+still alive (``_outputs``: the graph holds its nodes weakly and a node does not hold its
+operands, so a node is alive only while something outside the graph holds it: a root, or a
+caller about to use the node); a temporary the program dropped is not an output and XLA fuses
+or drops its computation. Each result is stored in its node and in the root holding it. An
+array leaf that only the graph holds (a root rebound by an in-place write, nothing else
+referring to it: ``_donations``) is donated to an output of its shape and dtype, so an in-place
+loop keeps its buffer. Compiled graphs are cached by structure (functions, wiring, leaf kinds,
+outputs, donations); JAX specialises each by the leaves' shapes and dtypes. A graph with
+several outputs is computed as one computation unless XLA's compiled cost analysis shows it
+recomputing (``_compiled``: XLA's CPU compiler has no multi-output fusion, and an expensive
+value shared by outputs makes it recompute the chain before it once per fusion reading it) and
+computing each output from its own copy of the leaves costs fewer operations. An early flush
+(``lazy.bound``) is declined when its computation recomputes values its outputs share
+(``recomputes``): the graph records on and is computed whole. Each flush is counted with its
+reason (``REASONS``; by program line under ``python -m tnp run --report``:
+``syncs.note_flush``).
+
+Recording into a graph and every transition of a node to its value happen under ``LOCK``.
+"""
+import contextlib
+import math
+import sys
+import threading
+import weakref
+
+import numpy as np
+
+from . import caches, syncs, tracing
+from .jaxload import jax, jcore as _jcore
+
+SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
+LOCK = threading.RLock()
+_GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
+STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
+# what forces a flush (``flush``'s ``reason``), for ``python -m tnp run --report``
+REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
+           "write": "a write to a pending array (or through its view)",
+           "jit": "a tnp_ext.jit call given pending arguments",
+           "limit": "the pending graph reached TNP_LAZY_LIMIT operations (flushed at the next "
+                    "statement's first operation)",
+           "cap": "the pending graph reached 2 x TNP_LAZY_LIMIT operations within one statement",
+           "bytes": "the pending graph reached TNP_LAZY_BYTES bytes",
+           "early": "the first pending graph after a wait reached TNP_LAZY_EARLY operations "
+                    "(flushed at the next statement's first operation: the device computes it "
+                    "while the program records more)"}
+_WAITS = frozenset({"read", "write", "jit"})  # flushes whose values the program waits for
+# whether the next graph to reach ``lazy.EARLY`` operations is flushed early (the program waited
+# on the device since the last early flush)
+early = [True]
+
+
+class _Ref(weakref.ref):
+    """A graph's weak reference to one of its nodes: when the node dies pending (nothing holds
+    it: XLA fuses or drops its computation), its result's bytes leave the graph's count."""
+    __slots__ = ("graph", "nbytes")
+
+
+def _died(ref):
+    with LOCK:  # (any thread may drop a node: no count is lost to a concurrent recording)
+        ref.graph.bytes -= ref.nbytes
+
+class Graph:
+    """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
+    first; weakly, ``_Ref``: a node nothing outside the graph holds is not an output), per
+    node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
+    (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
+    operands as they are) with their kinds (None for an array, else the type), their keys in
+    ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
+    operands (``direct``: a computed node's value is held by the node too, never donated).
+    ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``)."""
+    __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
+                 "due", "why")
+
+    def __init__(self):
+        self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
+        self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
+        self.why = None
+
+    def leaf(self, a, key, kind, direct):
+        """The position of the leaf ``a`` (``key``: its identity or plain value)."""
+        i = self.pos.get(key)
+        if i is None:
+            i = self.pos[key] = len(self.leaves)
+            self.leaves.append(a)
+            self.kinds.append(kind)
+            self.keys.append(key)
+            size = (math.prod(a.shape) * a.dtype.itemsize if kind is None  # (faster than
+                    else a.nbytes if kind is np.ndarray else 0)  # JAX's nbytes)
+            self.sizes.append(size)
+            self.bytes += size
+            self.direct.append(direct)
+        elif not direct:
+            self.direct[i] = False
+        return i
+
+    def add(self, n, fn, codes, nbytes):
+        """Append the node ``n`` of ``fn`` on the operands ``codes`` (``wiring``'s)."""
+        n.graph = self
+        n.index = len(self.nodes)
+        r = _Ref(n, _died)
+        r.graph, r.nbytes = self, nbytes
+        self.nodes.append(r)
+        self.wiring.append((fn, codes))
+        self.bytes += nbytes
+
+    def absorb(self, h):
+        """Append the graph ``h`` (no node of one reads the other's) to this one."""
+        off = len(self.nodes)
+        self.bytes += h.bytes - sum(h.sizes)  # its live results (its leaves: by ``leaf``)
+        where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
+        self.wiring += [(fn, tuple(
+            (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) if type(c) is tuple
+            else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
+        for r in h.nodes:
+            r.graph = self
+            n = r()
+            if n is not None:
+                n.graph = self
+                n.index += off
+        self.nodes += h.nodes
+        if self.due is None:
+            self.due, self.why = h.due, h.why
+
+def flush(g, reason):
+    """Compute the pending graph ``g`` (under ``LOCK``): its outputs are its live nodes
+    (``_outputs``: a root, a caller, the node read among them). An early flush is declined
+    (returns False; the graph records on, due no more) when its computation recomputes values
+    its outputs share (``_compiled``): the graph is computed whole later."""
+    outs = _outputs(g)
+    donate = _donations(g, outs)
+    key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
+    traced = type(tracing.current_trace()) is not _jcore.EvalTrace
+    with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
+        fn = _executable(key, g.leaves)  # trace: concrete all the same)
+        if reason == "early" and fn.recomputes:
+            g.due = None
+            return False
+        results = fn(*g.leaves * fn.copies)
+    STATS["flushes"] += 1
+    if reason in _WAITS:
+        early[0] = True
+    syncs.note_flush(reason)
+    nodes = g.nodes
+    for i, v in zip(outs, results):
+        n = nodes[i]()
+        n.value = v
+        n.graph = None
+        r = n.root() if n.root is not None else None
+        if r is not None and r._buf is n:
+            r._buf = v
+    return True
+
+
+def _executable(key, leaves):
+    """The ``jax.jit`` of the graph of ``key`` (compiled on first use: ``_compiled``)."""
+    fn = _GRAPHS.get(key)
+    if fn is None:
+        fn = _GRAPHS[key] = _compiled(key, leaves)
+        STATS["graphs"] += 1
+    return fn
+
+
+def _compiled(key, leaves):
+    """The ``jax.jit`` computing a graph's outputs, its ``copies``: how many times it takes the
+    leaves, and ``recomputes``: whether it computes more than ``SPLIT`` times the graph's
+    operations. One computation of the composed functions (``copies`` 1), unless XLA's CPU compiler
+    (it has no multi-output fusion) makes it compute more than ``SPLIT`` times the operations
+    the graph holds (its cost analysis: an expensive value that several outputs share, like a
+    square root, is stored, and each fusion reading it recomputes the cheap chain before it,
+    quadratic along a loop) and computing each output from its own copy of the leaves (no
+    value shared across outputs: one fusion per output, which duplicates their common part)
+    costs fewer operations. The executable compiled for the cost analysis is the one the jit's
+    calls run (JAX keeps it): the joint graph is compiled once (the split one, when compared,
+    once more)."""
+    outs, donate = key[2], key[3]
+    fn = jax.jit(_composed(key), donate_argnums=donate)
+    fn.copies, fn.recomputes = 1, False
+    if len(outs) > 1:
+        lowered = fn.lower(*leaves)
+        joint, own = _flops(lowered.compile()), _flops(lowered)
+        if own and joint > SPLIT * own:
+            fn.recomputes = True
+            split = jax.jit(_composed(key, split=True))
+            if _flops(split.lower(*leaves * len(outs)).compile()) < joint:
+                split.copies, split.recomputes = len(outs), True
+                return split
+    return fn
+
+
+def _flops(stage):
+    """The floating-point operations of a lowered or compiled computation (XLA's cost
+    analysis), or 0 when the backend gives none."""
+    cost = stage.cost_analysis()
+    if isinstance(cost, (list, tuple)):
+        cost = cost[0] if cost else None
+    return float(cost.get("flops", 0)) if cost else 0.0
+
+
+def _outputs(g):
+    """The positions of the graph's nodes that something outside the graph holds (a root, a
+    caller about to use the node, a node being recorded reading it): every node still alive,
+    since the graph holds its nodes weakly and no node holds another."""
+    return tuple(i for i, r in enumerate(g.nodes) if r() is not None)
+
+def _donations(g, outs):
+    """The array leaves the flush may donate: held by the graph alone (no root, view, user,
+    computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
+    reference and its own argument's), each matched to an output of its shape and dtype that
+    XLA then writes in its place."""
+    leaves = g.leaves
+    candidates = [i for i in range(len(leaves))
+                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2]
+    if not candidates:
+        return ()
+    free = {}
+    for i in outs:
+        n = g.nodes[i]()
+        s = (n.shape, n.dtype)
+        free[s] = free.get(s, 0) + 1
+    donate = []
+    for i in candidates:
+        s = (leaves[i].shape, leaves[i].dtype)
+        if free.get(s, 0) > 0:
+            free[s] -= 1
+            donate.append(i)
+    return tuple(donate)
+
+
+def _composed(key, split=False):
+    """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
+    once per output, each output computed from its own copy."""
+    wiring, kinds, outs, _ = key
+
+    def values(wiring, leaves):
+        vals = []
+
+        def get(i):
+            if type(i) is tuple:  # a view read (``_Read``): lenses, base, offsets
+                return i[0](get(i[1]), leaves[i[2]])
+            return vals[-1 - i] if i < 0 else leaves[i]
+        for fn, w in wiring:
+            vals.append(fn(*map(get, w)))
+        return vals
+
+    def run(*leaves):
+        vals = values(wiring, leaves)
+        return tuple(vals[i] for i in outs)
+
+    def run_split(*copies):
+        n = len(kinds)
+        return tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[o]
+                     for k, o in enumerate(outs))
+    return run_split if split else run
+
+

@@ -1,0 +1,233 @@
+"""Every ``TNP_*`` setting, in one place: ``SETTINGS`` below is the table (name, environment
+variable, kind, default, allowed values, meaning) and the documentation; ``python -m tnp config``
+prints each setting, its value and where the value came from, and the README's settings table
+is ``markdown()`` (``tests/test_settings.py`` checks it).
+
+Every variable is read and validated once, when this module is imported (``import tnp``): a bad
+value raises ``ValueError`` naming the variable, the value and the values allowed. An empty
+variable counts as not set. Booleans are ``0`` or ``1``.
+
+At run time ``set``/``update`` change a setting (``tnp_ext.placement``, ``lazy.enable``); the
+source of each value is kept: ``"default"``, ``"environment"`` or ``"run time"``. Settings
+marked *at import* are used once, as tnp starts (refused at run time). A module that keeps a
+setting in a module global for speed on a hot path (``lazy.on``, ``placement.MODE``) registers
+with ``watch`` at its import and is told of every change.
+
+The bottom layer of ``tnp._core``: it imports nothing from tnp.
+"""
+import os
+import threading
+
+
+class Setting:
+    """One setting: ``name`` (its key here), ``env`` (its variable), ``kind`` (``"bool"``,
+    ``"int"``, ``"choice"``, ``"path"``), ``default`` (the value, or a function giving it),
+    ``shown`` (the default as documented), ``choices`` (of a choice), ``runtime`` (changeable
+    at run time), ``label`` (a few words, for errors) and ``doc`` (its meaning, one line)."""
+    __slots__ = ("name", "env", "kind", "default", "shown", "choices", "runtime", "label",
+                 "doc")
+
+    def __init__(self, name, env, kind, default, label, doc, *, choices=(), runtime=True,
+                 shown=None):
+        self.name, self.env, self.kind, self.default = name, env, kind, default
+        self.label, self.doc = label, doc
+        self.choices, self.runtime = choices, runtime
+        self.shown = text(self, default) if shown is None else shown
+
+    @property
+    def allowed(self):
+        """The values allowed, in words."""
+        return {"bool": "0 or 1", "int": "an integer", "path": "a path"}.get(
+            self.kind) or " or ".join(self.choices)
+
+
+def text(setting, value):
+    """A value as the environment spells it (booleans ``1``/``0``)."""
+    if value is None:
+        return ""
+    if setting.kind == "bool":
+        return "1" if value else "0"
+    return str(value)
+
+
+def _default_cache_dir():
+    return os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                        "tnp", "jax")
+
+
+SETTINGS = (
+    Setting("lazy", "TNP_LAZY", "bool", True,
+            "lazy fusion",
+            "lazy fusion: device operations recorded and run as one compiled computation "
+            "(0: eager, one dispatch per operation); `lazy.enable` at run time"),
+    Setting("lazy_limit", "TNP_LAZY_LIMIT", "int", 512,
+            "lazy graph operations",
+            "operations in a pending graph past which it is flushed (at the next statement; "
+            "at once at twice as many)"),
+    Setting("lazy_bytes", "TNP_LAZY_BYTES", "int", 2**30,
+            "lazy graph bytes",
+            "bytes a pending graph keeps alive (its live results and the arrays it reads) past "
+            "which it is flushed at once"),
+    Setting("lazy_early", "TNP_LAZY_EARLY", "int", 64,
+            "early flush operations",
+            "operations at which the first pending graph after a wait is flushed early (the "
+            "device computes it while the program records more)"),
+    Setting("placement", "TNP_PLACEMENT", "choice", "auto",
+            "placement mode",
+            "the placement mode: auto (small arrays made from host data on the host tier) or "
+            "device (every numeric array on the device); `tnp_ext.placement` at run time",
+            choices=("device", "auto")),
+    Setting("host_threshold", "TNP_HOST_THRESHOLD", "int", 65536,
+            "host threshold",
+            "in mode auto, arrays of fewer elements made from host data live on the host"),
+    Setting("kernel_cache_size", "TNP_KERNEL_CACHE_SIZE", "int", 128,
+            "kernel cache size",
+            "the bound of the compiled-kernel caches (tnp._core.engine.caches); 0 or less: "
+            "unbounded", runtime=False),
+    Setting("malloc_tuning", "TNP_MALLOC_TUNING", "bool", True,
+            "malloc tuning",
+            "on glibc, malloc set to reuse freed memory (tnp._core.engine.jaxconfig)",
+            runtime=False),
+    Setting("compilation_cache", "TNP_COMPILATION_CACHE", "bool", True,
+            "compilation cache",
+            "JAX's persistent compilation cache, for kernels taking over 0.2 s to compile",
+            runtime=False),
+    Setting("compilation_cache_dir", "TNP_COMPILATION_CACHE_DIR", "path", _default_cache_dir,
+            "compilation cache directory",
+            "the persistent compilation cache's directory", runtime=False,
+            shown="$XDG_CACHE_HOME/tnp/jax or ~/.cache/tnp/jax"),
+    Setting("run_report", "TNP_RUN_REPORT", "path", None,
+            "run report file",
+            "internal: the report file `python -m tnp run --compare` has its tnp run write",
+            runtime=False, shown="unset"),
+)
+BY_NAME = {s.name: s for s in SETTINGS}
+SOURCES = ("default", "environment", "run time")
+
+_values = {}
+_sources = {}
+_watchers = {}  # name -> functions called with (name, value) on a change
+_lock = threading.RLock()
+
+
+def _bad(s, value):
+    return ValueError(f"{s.env} ({s.label}) must be {s.allowed}, got {value!r}")
+
+
+def _parse(s, raw):
+    """The value of the variable's text ``raw`` (validated)."""
+    if s.kind == "bool":
+        if raw not in ("0", "1"):
+            raise _bad(s, raw)
+        return raw == "1"
+    if s.kind == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            raise _bad(s, raw) from None
+    if s.kind == "choice" and raw not in s.choices:
+        raise _bad(s, raw)
+    return raw
+
+
+def _coerce(s, value):
+    """A value given at run time, checked and converted as the setting's kind requires."""
+    if s.kind == "bool":
+        return bool(value)
+    if s.kind == "int":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise _bad(s, value) from None
+    if s.kind == "choice" and value not in s.choices:
+        raise _bad(s, value)
+    return value
+
+
+def _load():
+    for s in SETTINGS:
+        raw = os.environ.get(s.env, "")
+        if raw:
+            _values[s.name], _sources[s.name] = _parse(s, raw), "environment"
+        else:
+            _values[s.name] = s.default() if callable(s.default) else s.default
+            _sources[s.name] = "default"
+
+
+_load()
+
+
+def get(name):
+    """A setting's value."""
+    return _values[name]
+
+
+def source(name):
+    """Where a setting's value came from: ``"default"``, ``"environment"`` or ``"run time"``."""
+    return _sources[name]
+
+
+def update(**values):
+    """Set settings at run time (a value None leaves its setting as it is). Every value is
+    checked before any is set; watchers are told of each change. Returns the previous state,
+    for ``restore``."""
+    with _lock:
+        new = {}
+        for name, value in values.items():
+            s = BY_NAME[name]
+            if value is None:
+                continue
+            if not s.runtime:
+                raise ValueError(f"{s.env} is read at import only (set it in the environment)")
+            new[name] = _coerce(s, value)
+        previous = {name: (_values[name], _sources[name]) for name in new}
+        for name, value in new.items():
+            _values[name], _sources[name] = value, "run time"
+            for fn in _watchers.get(name, ()):
+                fn(name, value)
+        return previous
+
+
+def set(name, value):  # noqa: A001 (the module's API: ``settings.set``)
+    """Set one setting at run time; returns its previous value."""
+    old = _values[name]
+    update(**{name: value})
+    return old
+
+
+def restore(previous):
+    """Put back the values and sources ``update`` returned."""
+    with _lock:
+        for name, (value, src) in previous.items():
+            _values[name], _sources[name] = value, src
+            for fn in _watchers.get(name, ()):
+                fn(name, value)
+
+
+def watch(fn, *names):
+    """Call ``fn(name, value)`` now for each of ``names`` and on every change of them."""
+    with _lock:
+        for name in names:
+            _watchers.setdefault(name, []).append(fn)
+            fn(name, _values[name])
+    return fn
+
+
+def report():
+    """Each setting, its value and its source, as ``python -m tnp config`` prints them."""
+    rows = [(s.env, text(s, _values[s.name]), _sources[s.name], s.doc)
+            for s in SETTINGS]
+    w = [max(len(r[i]) for r in rows + [("variable", "value", "source")]) for i in range(3)]
+    lines = [f"{'variable':<{w[0]}}  {'value':<{w[1]}}  {'source':<{w[2]}}  meaning"]
+    lines += [f"{a:<{w[0]}}  {b:<{w[1]}}  {c:<{w[2]}}  {d}" for a, b, c, d in rows]
+    return "\n".join(lines)
+
+
+def markdown():
+    """The README's settings table."""
+    lines = ["| Variable | Default | Values | At run time | Meaning |",
+             "|---|---|---|---|---|"]
+    for s in SETTINGS:
+        lines.append(f"| `{s.env}` | `{s.shown}` | {s.allowed} | "
+                     f"{'yes' if s.runtime else 'no (at import)'} | {s.doc} |")
+    return "\n".join(lines)
