@@ -104,8 +104,10 @@ def test_core_does_not_import_routines():
 
 
 # tnp._core's layers, bottom to top (``tnp/_core/__init__.py`` says what each owns). A module
-# imports only from its own layer or those below it; ``tnp._core.settings`` is below them all.
-LAYERS = ("settings", "rules", "engine", "numerics", "array", "dispatch", "ufunc", "methods")
+# imports only from its own layer or those below it; ``tnp._core.settings`` is below them all,
+# ``tnp._core.api`` (the interface tnp_ext uses) above them all.
+LAYERS = ("settings", "rules", "engine", "numerics", "array", "dispatch", "ufunc", "methods",
+          "api")
 
 
 def _layer(mod):
@@ -162,3 +164,85 @@ def test_core_binds_nothing_at_run_time():
              if mod.startswith("tnp._core")
              for line, name in _run_time_bindings(ast.parse(path.read_text(), str(path)))]
     assert not found, "run-time bindings in tnp._core:\n" + "\n".join(found)
+
+
+# tnp_ext reaches tnp's machinery through one interface (``tnp._core.api``); ``tnp_ext.placement``
+# also sets ``tnp._core.settings``.
+EXT_MAY_IMPORT = {"tnp._core.api", "tnp._core.settings"}
+
+
+def test_tnp_ext_imports_only_the_api():
+    graph = import_graph()
+    found = sorted((m, t) for m, ts in graph.items() if m.startswith("tnp_ext")
+                   for t in ts if t.startswith("tnp._core") and t not in EXT_MAY_IMPORT)
+    assert not found, "tnp_ext imports tnp._core modules other than the api:\n" + "\n".join(
+        f"{m} -> {t}" for m, t in found)
+    users = sorted(m for m, ts in graph.items() if "tnp._core.api" in ts
+                   and not m.startswith("tnp_ext"))
+    assert not users, f"tnp._core.api is tnp_ext's interface; also imported by {users}"
+
+
+def _slots(cls_name, path):
+    """The names in ``__slots__`` of the class ``cls_name`` defined in ``path``."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ClassDef) and node.name == cls_name:
+            for stmt in node.body:
+                if isinstance(stmt, ast.Assign) and any(
+                        getattr(t, "id", None) == "__slots__" for t in stmt.targets):
+                    return set(ast.literal_eval(stmt.value))
+    raise AssertionError(f"no __slots__ of {cls_name} in {path}")
+
+
+def _assigned_attributes(tree):
+    """``(line, attribute)`` of every attribute assigned or deleted (``x.a = ``, ``x.a += ``,
+    ``a, x.a = ``, ``del x.a``, ``setattr(x, "a", ...)``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            yield node.lineno, node.attr
+        elif isinstance(node, ast.Call) and (
+                getattr(node.func, "id", None) == "setattr"
+                or getattr(node.func, "attr", None) == "__setattr__") and len(node.args) >= 2:
+            name = node.args[-2]
+            if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                yield node.lineno, name.value
+
+
+def _storage_assignments(names):
+    """``(file, line, attribute)`` of every assignment of an attribute among ``names``."""
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            for line, attr in _assigned_attributes(ast.parse(path.read_text(), str(path))):
+                if attr in names:
+                    yield rel, line, attr
+
+
+def test_buffer_assigned_only_by_the_array_layer_and_the_flush():
+    """One door to storage (``tnp/_core/array/__init__.py``): an array's buffer is assigned in
+    the array layer and by the engine's flush (``tnp._core.engine.lazy``, maybe split into
+    ``lazy*.py``), nowhere else."""
+    found = [f"{rel}:{line} {attr}" for rel, line, attr in _storage_assignments({"_buf"})
+             if not rel.startswith("tnp/_core/array/")
+             and not (rel.startswith("tnp/_core/engine/lazy") and rel.count("/") == 3)]
+    assert not found, "the buffer assigned outside the array layer:\n" + "\n".join(found)
+
+
+# Slot names other classes use for their own state too (``numerics.fperr``'s error-state cache,
+# ``tnp_ext.export``'s exported function): not told apart by name, so not checked.
+_SHARED_NAMES = {"_cache", "_exported", "__weakref__"}
+# Assignments still made by the array's NumPy face (``tnp/_core/methods``: ``shape`` and
+# ``setflags`` setters, scalar results), which another change restructures: to go through the
+# door (``tnp._core.array.storage``), then this entry goes.
+_PENDING = {"tnp/_core/methods/": {"_lens", "_dyn", "_shape", "_hview", "_scalar", "_writeable"}}
+
+
+def test_storage_assigned_only_below_dispatch():
+    """No module outside the array layer and the engine assigns an ndarray's storage
+    attributes (its ``__slots__``); they go through the door (``tnp._core.array.storage``,
+    ``write``, ``ndarray``'s constructors)."""
+    names = _slots("ndarray", ROOT / "tnp/_core/array/ndarray.py") - _SHARED_NAMES
+    assert "_buf" in names and "_scalar" in names
+    found = [f"{rel}:{line} {attr}" for rel, line, attr in _storage_assignments(names)
+             if not rel.startswith(("tnp/_core/array/", "tnp/_core/engine/"))
+             and not any(rel.startswith(d) and attr in a for d, a in _PENDING.items())]
+    assert not found, "ndarray storage assigned outside the array layer:\n" + "\n".join(found)

@@ -21,7 +21,6 @@ import builtins
 import dis
 import functools
 import inspect
-import operator
 import threading
 import types
 
@@ -30,10 +29,8 @@ import numpy
 from jax._src import core as _jcore  # EvalTrace: whether a call runs eagerly
 from jax._src.array import ArrayImpl  # the concrete jax.Array type (fast result check)
 
-from tnp._core.engine import lazy, tracing
-from tnp._core.array import write
-from tnp._core.rules.errors import TnpTracingError
-from tnp._core.array.ndarray import ndarray
+from tnp._core import api
+from tnp._core.api import ndarray
 
 from ._convert import is_tnp
 
@@ -89,16 +86,15 @@ class _Plan:
 def _plain_unaliased(arrays):
     """Whether these are distinct writeable root tnp arrays that stand for arrays (not for NumPy
     scalars): the arrays of a layout known from types alone."""
-    for a in arrays:
-        if type(a) is not ndarray or a._base is not None or not a._writeable or a._scalar:
-            return False
+    if not api.plain_roots(arrays):
+        return False
     return len(arrays) < 2 or len(set(map(id, arrays))) == len(arrays)
 
 
 def _to_values(tree):
     if is_tnp(tree):
-        return tree._value
-    return jax.tree_util.tree_map(lambda x: x._value if is_tnp(x) else x, tree, is_leaf=is_tnp)
+        return _value(tree)
+    return jax.tree_util.tree_map(lambda x: _value(x) if is_tnp(x) else x, tree, is_leaf=is_tnp)
 
 
 def _to_tnp(out):
@@ -110,8 +106,9 @@ def _to_tnp(out):
     return jax.tree_util.tree_map(lambda x: _wrap(x) if isinstance(x, jax.Array) else x, out)
 
 
-_wrap = ndarray._wrap
-_buf_of = operator.attrgetter("_buf")
+_wrap = api.wrap
+_value = api.value
+_buf_of = api.buffer
 _NEVER_ARRAYS = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)
 # Argument types that are single leaves JAX takes as they are (dynamic, any value).
 _LEAVES = frozenset({bool, int, float, complex, ArrayImpl, numpy.ndarray})
@@ -181,21 +178,21 @@ class Jitted:
         roots, objects, donate = self._tls.call
         bufs, leaves = flat[:plan.n_roots], iter(flat[plan.n_roots:])
         ctx = _Capture(self, roots)
-        with write.swap(roots, bufs):  # roots hold the tracers (for this thread only)
+        with api.swap(roots, bufs):  # roots hold the tracers (for this thread only)
             args = [obj if kind else next(leaves) for kind, obj in zip(plan.kinds, objects)]
             pos, kw = jax.tree_util.tree_unflatten(plan.treedef, args)
             pos = list(pos)
             for i, v in plan.static_items[0]:
                 pos[i] = v
-            tracing.push(ctx)
+            api.push_capture(ctx)
             try:
                 result = self._fun(*pos, **kw, **dict(plan.static_items[1]))
             finally:
-                tracing.pop(ctx)
+                api.pop_capture(ctx)
             result = _to_values(result)
-            returned = {i for i, (r, b) in enumerate(zip(roots, bufs)) if r._buf is not b}
+            returned = {i for i, (r, b) in enumerate(zip(roots, bufs)) if _buf_of(r) is not b}
             returned.update(donate)
-            new = tuple(r._buf if i in returned else None for i, r in enumerate(roots))
+            new = tuple(_buf_of(r) if i in returned else None for i, r in enumerate(roots))
         if not plan.written:
             if not returned:
                 plan.always = ()
@@ -327,12 +324,12 @@ class Jitted:
         roots, index, views = [], {}, []
         arrays = [o for o in objects if is_tnp(o)] + caps + self._extra
         for o in arrays:
-            r = o._root
+            r = api.root(o)
             i = index.get(id(r))
             if i is None:
                 i = index[id(r)] = len(roots)
                 roots.append(r)
-            views.append((i, o._chain(), o._writeable, o._scalar))
+            views.append((i, *api.view_key(o)))
         kinds = tuple(is_tnp(o) for o in objects)
         general = (treedef, kinds, static_items, tuple(views), len(caps), len(self._extra))
         plan = self._plans.get(general)
@@ -352,9 +349,8 @@ class Jitted:
     def _execute(self, plan, roots, objects, leaves):
         # Holding the roots' locks, the call reads their buffers, runs and writes back at once
         # (no other thread's write in between is lost; see tnp._core.array.write).
-        with write.hold(roots):
-            if lazy.on:  # pending values are computed before the call reads the buffers
-                lazy.settle(roots)
+        with api.hold(roots):
+            api.settle(roots)  # pending values are computed before the call reads the buffers
             always = plan.always
             if always is None or always:
                 fn, bufs, donate = self._prepare(plan, roots, objects, leaves)
@@ -365,7 +361,7 @@ class Jitted:
             try:
                 out = fn(*bufs, *leaves) if leaves or len(bufs) != 1 else fn(bufs[0])
             except BaseException:
-                write.unclaim(roots, bufs, donate)
+                api.unclaim(roots, bufs, donate)
                 raise
             finally:
                 tls.call = None
@@ -379,29 +375,29 @@ class Jitted:
     def _prepare(self, plan, roots, objects, leaves):
         """The compiled callable and donated roots of a call of a plan that writes or that no
         trace has run yet."""
-        if plan.always is None and isinstance(tracing.current_trace(), _jcore.EvalTrace):
+        if plan.always is None and isinstance(api.current_trace(), _jcore.EvalTrace):
             # Trace once (JAX keeps it for the compile) to learn what the function writes.
             self._tls.call = (roots, objects, ())
             try:
-                plan.fn0.trace(*[r._buf for r in roots], *leaves)
+                plan.fn0.trace(*map(_buf_of, roots), *leaves)
             finally:
                 self._tls.call = None
-        bufs, donate = write.claim(roots, plan.always or ())
+        bufs, donate = api.claim(roots, plan.always or ())
         return ((plan.fns.get(donate) or plan.jit(donate)) if donate else plan.fn0), bufs, donate
 
 
 def _write_back(roots, new):
-    trace = tracing.current_trace()
+    trace = api.current_trace()
     if not isinstance(trace, _jcore.EvalTrace):  # called inside another trace
         for r, b in zip(roots, new):
-            if b is not None and r._trace is not trace and not tracing.capture_write(r):
-                raise TnpTracingError(
+            if b is not None and not api.may_write(r, trace):
+                raise api.TnpTracingError(
                     "a tnp_ext.jit function called under a JAX trace wrote a tnp array created "
                     "outside that trace; pass the array in and return it, or use tnp_ext.jit "
                     "for the outer function too")
     for r, b in zip(roots, new):
         if b is not None:
-            write.commit(r, b)
+            api.commit(r, b)
 
 
 def jit(fun=None, *, static_argnums=(), static_argnames=(), donate_argnums=()):

@@ -4,7 +4,7 @@ import jax.numpy as jnp
 import jax.scipy.special as jsp
 from jax import lax
 
-from tnp._core.dispatch.normalize import ArrayLike, normalize
+from tnp._core.api import ArrayLike, normalize
 
 from ._convert import to_jax_tree, to_tnp_tree
 

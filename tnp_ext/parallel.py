@@ -8,7 +8,7 @@ propagation): nothing is gathered to one device unless asked (``repr``, ``tolist
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
-from tnp._core.array.ndarray import ndarray
+from tnp._core import api
 
 from ._convert import to_jax_tree, to_tnp_tree
 from .transforms import _tnp_result, _unwrap_output
@@ -47,7 +47,7 @@ ppermute = _collective(jax.lax.ppermute)
 
 
 def axis_index(axis_name):
-    return ndarray._wrap(jax.lax.axis_index(axis_name))
+    return api.wrap(jax.lax.axis_index(axis_name))
 
 
 def devices(backend=None):

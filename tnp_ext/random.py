@@ -10,14 +10,14 @@ Nothing here holds state: split keys yourself, as in JAX. For NumPy's stateful A
 import jax
 import jax.numpy as jnp
 
-from tnp._core.array.ndarray import ndarray
+from tnp._core import api
 
 __all__ = ["key", "split", "fold_in", "bits", "uniform", "normal", "bernoulli", "categorical",
            "randint", "choice", "permutation", "exponential", "gamma", "beta", "poisson"]
 
 
 def _jax(x):
-    return x._value if isinstance(x, ndarray) else x
+    return api.value(x) if api.is_array(x) else x
 
 
 def _typed(k):
@@ -25,7 +25,7 @@ def _typed(k):
 
 
 def _tnp(x):
-    return ndarray._wrap(x)
+    return api.wrap(x)
 
 
 def key(seed):

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core.engine import caches, devices, lazy
 from .._core.rules import dtypes, probe
-from .._core.array import flags
+from .._core.array import flags, storage
 from .._core.dispatch import placement
 from .._core.methods.array_methods import as_type_of
 from .._core.numerics.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
@@ -186,8 +186,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
         np.astype(x, dtype)  # NumPy's own TypeError for what it does not take (wording varies)
         if not isinstance(x, np.generic):
             raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
-        x = array(x)
-        x._scalar = True  # a NumPy scalar NumPy takes: its astype is a scalar
+        x = storage.mark_scalar(array(x))  # a NumPy scalar NumPy takes: its astype is a scalar
     if dtype == x.dtype and not copy and devices.check(device) is None:
         return x
     if x.dtype.kind == "f" and dtype.kind in "iu":
@@ -196,10 +195,10 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if x.dtype != dtype and device is None and lazy.recording():
         out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
                                                  x.shape, dtype)))
-        out._scalar = x._scalar
+        storage.scalar_like(out, x)
         return flags.lay_out(out, flags.copy_order(x, "K"))
     out = ndarray._wrap(cast(x._value, dtype))
-    out._scalar = x._scalar  # a NumPy scalar's astype is a scalar, an array's an array
+    storage.scalar_like(out, x)  # a NumPy scalar's astype is a scalar, an array's an array
     return place(flags.lay_out(out, flags.copy_order(x, "K")), device)
 
 

@@ -8,7 +8,7 @@ from .._core.engine.jaxload import jax, jnp
 import numpy as np
 
 from .._core.rules import probe
-from .._core.array import write
+from .._core.array import storage, write
 from .._core.numerics.casting import numpy_cast
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axis,
@@ -257,7 +257,7 @@ def _einsum_view(subscripts, a):
             return None
         shape = tuple(n for k, n in enumerate(v.shape) if k not in (i, j)) + (v.shape[i],)
         d = v._view(("diagonal", (0, i, j)), (), shape)
-        d._writeable = v._writeable  # einsum's diagonal is as writeable as its operand
+        storage.set_writeable(d, v._writeable)  # einsum's diagonal: as writeable as its operand
         v, src = d, [x for k, x in enumerate(src) if k not in (i, j)] + [c]
     perm = tuple(src.index(x) for x in dst)
     if perm != tuple(range(len(perm))):

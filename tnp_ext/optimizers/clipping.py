@@ -4,15 +4,15 @@ notes: ``clip_by_norm`` computes ``t * c / max(l2, c)``; ``clip_by_global_norm``
 import jax
 import jax.numpy as jnp
 
-from tnp._core.array.ndarray import ndarray
-from tnp._core.dispatch.normalize import to_jax
+from tnp._core import api
+from tnp._core.api import to_jax
 
 __all__ = ["clip_by_value", "clip_by_norm", "clip_by_average_norm", "clip_by_global_norm",
            "global_norm", "stop_gradient"]
 
 
 def _wrap(x):
-    return ndarray._wrap(x)
+    return api.wrap(x)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
@@ -50,7 +50,7 @@ def global_norm(t_list, name=None):
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     """``(list_clipped, global_norm)``; None entries stay None."""
     t_list = list(t_list)
-    norm = to_jax(use_norm) if use_norm is not None else global_norm(t_list)._value
+    norm = to_jax(use_norm) if use_norm is not None else api.value(global_norm(t_list))
     scale = clip_norm * jnp.minimum(1.0 / norm, 1.0 / clip_norm)
     clipped = [None if t is None else _wrap(to_jax(t) * scale.astype(to_jax(t).dtype))
                for t in t_list]

@@ -3,9 +3,8 @@ with ``d = decay`` or ``min(decay, (1 + num_updates) / (10 + num_updates))``. Co
 variables' dtype (float64 gives the exact formula; TF rounds decay to float32 first)."""
 import jax.numpy as jnp
 
-from tnp._core.array import write
-from tnp._core.array.ndarray import ndarray
-from tnp._core.dispatch.normalize import to_jax
+from tnp._core import api
+from tnp._core.api import ndarray, to_jax
 
 __all__ = ["ExponentialMovingAverage"]
 
@@ -35,15 +34,15 @@ class ExponentialMovingAverage:
                 raise TypeError(f"The variables must be half, float, or double: {var.dtype}")
             if id(var) not in self._shadows:
                 name = "Variable" if not self._shadows else f"Variable_{len(self._shadows)}"
-                self._shadows[id(var)] = (var, ndarray._wrap(var._value), name)
+                self._shadows[id(var)] = (var, api.wrap(api.value(var)), name)
         decay = jnp.asarray(self._decay, jnp.float64)
         if self._num_updates is not None:
             n = to_jax(self._num_updates).astype(jnp.float64)
             decay = jnp.minimum(decay, (1.0 + n) / (10.0 + n))
         for var in var_list:
             _, shadow, _ = self._shadows[id(var)]
-            s = shadow._value
-            write.assign(shadow, s - (1 - decay).astype(s.dtype) * (s - var._value))
+            s = api.value(shadow)
+            api.assign(shadow, s - (1 - decay).astype(s.dtype) * (s - api.value(var)))
 
     def average(self, var):
         entry = self._shadows.get(id(var))

@@ -3,8 +3,8 @@ the global step — a tnp array the optimizer increments in place — whenever i
 optimizer built with it uses the decayed rate at every step (also under tnp_ext.jit)."""
 import jax.numpy as jnp
 
-from tnp._core.array.ndarray import ndarray
-from tnp._core.dispatch.normalize import to_jax
+from tnp._core import api
+from tnp._core.api import to_jax
 
 __all__ = ["exponential_decay", "piecewise_constant", "polynomial_decay", "inverse_time_decay",
            "natural_exp_decay", "cosine_decay"]
@@ -18,7 +18,7 @@ def _step(global_step):
 
 def _schedule(fn):
     def rate():
-        return ndarray._wrap(jnp.asarray(fn(), jnp.float64))
+        return api.wrap(jnp.asarray(fn(), jnp.float64))
     return rate
 
 

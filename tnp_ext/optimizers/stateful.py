@@ -12,9 +12,8 @@ import jax
 import jax.numpy as jnp
 import optax
 
-from tnp._core.engine import tracing
-from tnp._core.array import write
-from tnp._core.array.ndarray import ndarray
+from tnp._core import api
+from tnp._core.api import ndarray
 
 from . import rules
 
@@ -22,7 +21,7 @@ GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
 
 
 def _value(x):
-    return x._value if isinstance(x, ndarray) else jnp.asarray(x)
+    return api.value(x) if isinstance(x, ndarray) else jnp.asarray(x)
 
 
 def _check_var(var):
@@ -36,7 +35,7 @@ def _check_var(var):
 
 def _swap_and_call(roots, values, fn):
     """Run ``fn()`` with the roots' buffers replaced by ``values`` (e.g. tracers)."""
-    with write.swap(roots, values):
+    with api.swap(roots, values):
         return fn()
 
 
@@ -75,14 +74,14 @@ class Optimizer:
         var_list = list(var_list)
         for v in var_list:
             _check_var(v)
-        roots = [v._root for v in var_list]
+        roots = [api.root(v) for v in var_list]
 
         def f(values):
             out = _swap_and_call(roots, values, loss)
             return _value(out).reshape(())
 
-        grads = jax.grad(f)([r._value for r in roots])
-        return [(ndarray._wrap(g), v) for g, v in zip(grads, var_list)]
+        grads = jax.grad(f)([api.value(r) for r in roots])
+        return [(api.wrap(g), v) for g, v in zip(grads, var_list)]
 
     def apply_gradients(self, grads_and_vars, global_step=None, name=None):
         grads_and_vars = list(grads_and_vars)
@@ -98,12 +97,12 @@ class Optimizer:
             state = self._state_for(var, tx)
             jstate = jax.tree.map(_value, state, is_leaf=lambda x: isinstance(x, ndarray))
             jstate.hyperparams["learning_rate"] = jnp.asarray(lr, jnp.float64)
-            v = var._value
+            v = api.value(var)
             updates, new_state = tx.update(_value(g).astype(v.dtype), jstate, v)
-            write.assign(var, v + updates)
+            api.assign(var, v + updates)
             self._write_state(state, new_state)
         if global_step is not None:
-            write.assign(global_step, global_step._value + 1)
+            api.assign(global_step, api.value(global_step) + 1)
 
     def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,
                  aggregation_method=None, colocate_gradients_with_ops=False, name=None,
@@ -117,9 +116,9 @@ class Optimizer:
         if entry is None or entry[0] is not var:
             # Slots are concrete arrays that outlive a trace that creates them (tnp_ext.jit then
             # threads them as state), so they are made outside it.
-            with tracing.outside_trace():
+            with api.outside_trace():
                 init = tx.init(jnp.zeros(var.shape, var.dtype))
-                state = jax.tree.map(lambda x: ndarray._wrap(jnp.asarray(x)), init)
+                state = jax.tree.map(lambda x: api.wrap(jnp.asarray(x)), init)
             entry = self._states[id(var)] = (var, state)
         return entry[1]
 
@@ -128,7 +127,7 @@ class Optimizer:
         old = jax.tree.leaves(state, is_leaf=lambda x: isinstance(x, ndarray))
         new = jax.tree.leaves(new_state)
         for o, n in zip(old, new):
-            write.assign(o, n)
+            api.assign(o, n)
 
     def get_slot_names(self):
         return sorted(self._slot_paths)
