@@ -26,12 +26,12 @@ _JAX_STATE = """
 def jax_state():
     import jax, jax.numpy
     from tnp._core.engine import jaxload
-    from tnp._core.ufunc import ufunc
+    from tnp._core.ufunc import loops
     from tnp._core.array import write
     return dict(x64=jax.config.jax_enable_x64,
                 precision=str(jax.config.jax_default_matmul_precision),
                 cache=bool(jax.config.jax_compilation_cache_dir),
-                replaced=ufunc.jnp is jax.numpy and write.ArrayImpl is type(jax.numpy.zeros(1)),
+                replaced=loops.jnp is jax.numpy and write.ArrayImpl is type(jax.numpy.zeros(1)),
                 loaded=jaxload.loaded())
 """
 

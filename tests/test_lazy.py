@@ -404,15 +404,15 @@ def test_outputs_computed_apart_when_xla_would_recompute(monkeypatch, program, c
                          ids=str)
 def test_python_ints_take_the_ufunc_fast_path(monkeypatch, v, w):
     """A Python int operand is keyed by what decides NumPy's loop and errors for it (its sign
-    and bit length, ``ufunc._fast_key``): a call with another int of the same key is recorded
+    and bit length, ``fast_path.fast_key``): a call with another int of the same key is recorded
     by the fast path, without the slow path's dtype resolution."""
     h = _data()
     a = np.asarray(h)
     _same(a / v, h / v, rtol=EPS)  # (XLA's CPU compiler divides by a scalar as by 1 / it)
     _same(v - a, v - h)
     slow = []
-    real = ufunc.ufunc._call
-    monkeypatch.setattr(ufunc.ufunc, "_call", lambda *args, **kw: slow.append(1) or real(
+    real = ufunc._call
+    monkeypatch.setattr(ufunc, "_call", lambda *args, **kw: slow.append(1) or real(
         *args, **kw))
     r, s = a / w, w - a
     assert _pending(r) and _pending(s) and not slow

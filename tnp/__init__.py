@@ -11,7 +11,7 @@ import numpy as _np
 from ._core.rules.errors import TnpFallbackWarning, TnpTracingError
 from ._core.array.ndarray import ndarray
 from ._core.methods.array_methods import bind_namespace as _bind
-from ._core.ufunc.ufunc import ufunc
+from ._core.ufunc import ufunc
 from ._core.dispatch import fallback as _fallback, frontend as _frontend
 from . import _routines
 from ._ufuncs import table as _ufunc_table

@@ -16,7 +16,7 @@ from .._core.dispatch.normalize import ArrayLike, OutArray, normalize
 from .._core.rules import probe
 from .._core.numerics.casting import numpy_cast
 from .._core.dispatch.np_doc import np_doc
-from .._core.ufunc.ufunc import reduce_body
+from .._core.ufunc import reduce_body
 from . import reductions as red
 from .creation import asarray
 from .reductions import _NoValue, _axes, _opt, _where, add_reduce, checked_out, probe_dtype

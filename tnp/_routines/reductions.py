@@ -21,7 +21,7 @@ from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
                                         single_out, where_mask)
 from .._core.dispatch.np_doc import np_doc
-from .._core.ufunc.ufunc import reduce_body
+from .._core.ufunc import reduce_body
 from .creation import asarray
 from .._ufuncs.table import add, maximum, minimum, multiply
 

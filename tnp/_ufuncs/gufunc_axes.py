@@ -10,7 +10,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core.array.ndarray import ndarray
-from .._core.ufunc.ufunc import ufunc
+from .._core.ufunc import ufunc
 
 __all__ = []
 

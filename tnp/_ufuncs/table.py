@@ -8,7 +8,7 @@ import numpy as np
 
 from .._core.numerics.casting import numpy_cast
 from .._core.numerics import division
-from .._core.ufunc.ufunc import for_numpy, ufunc
+from .._core.ufunc import for_numpy, ufunc
 from .complex_special import with_complex_special
 from .gufunc_axes import gufunc
 
@@ -296,7 +296,7 @@ _IMPLS["isnat"] = _isnat
 # Complex loops with C99 Annex G special values (inf/nan/signed-zero parts) as NumPy gives them.
 _IMPLS.update(with_complex_special(_IMPLS))
 
-# One tnp.ufunc per NumPy ufunc object (each registers itself: ``tnp._core.ufunc.ufunc.for_numpy``);
+# One tnp.ufunc per NumPy ufunc object (each registers itself: ``tnp._core.ufunc.for_numpy``);
 # NumPy's aliases (abs, conj, ...) name the same object.
 __all__ = []
 # vars(), not dir() + getattr(): NumPy would import its lazy submodules (f2py, testing, ...).

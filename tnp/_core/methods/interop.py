@@ -6,7 +6,7 @@ from ..dispatch import fallback
 from ..array import write
 from ..array.ndarray import ndarray
 from ..dispatch.np_doc import REGISTRY
-from ..ufunc.ufunc import for_numpy, overridden, ufunc
+from ..ufunc import for_numpy, overridden, ufunc
 
 _NAMESPACES = {"numpy": "main", "numpy.linalg": "linalg", "numpy.fft": "fft",
                "numpy.random": "random", "numpy.lib.stride_tricks": "lib.stride_tricks"}
