@@ -2,7 +2,7 @@
 
 Each ``tnp.ufunc`` registers itself here at construction (``register``, called by
 ``ufunc.__init__``): the explicit registration through which the rest of tnp finds the tnp
-ufunc implementing a NumPy one (``for_numpy``: the NumPy protocols, ``tnp._routines.ufuncs``)
+ufunc implementing a NumPy one (``for_numpy``: the NumPy protocols, ``tnp._ufuncs.table``)
 and unpickling finds one by name (``by_name``). Nothing is looked up by scanning modules.
 """
 import numpy as np
