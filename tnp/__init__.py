@@ -5,16 +5,28 @@ one fallback path (``tnp.TnpFallbackWarning``); ``python -m tnp coverage`` lists
 """
 from ._core.engine import jaxconfig as _config  # noqa: F401  (64-bit JAX, compilation cache) - first
 import importlib as _importlib
+import sys as _sys
 
 import numpy as _np
 
 from ._core.rules.errors import TnpFallbackWarning, TnpTracingError
 from ._core.array.ndarray import ndarray
-from ._core.methods.array_methods import bind_namespace as _bind
+from ._core.methods import routines as _methods_routines
 from ._core.ufunc import ufunc
 from ._core.dispatch import fallback as _fallback, frontend as _frontend
-from . import _routines
-from ._ufuncs import table as _ufunc_table
+from ._core.dispatch.np_doc import REGISTRY as _REGISTRY
+from ._core.engine import jaxload as _jaxload
+from . import _standins
+
+# What tnp gives the layers below it (``tnp._core``), at import. The submodules whose functions
+# the ``np_doc`` registry lists register them when imported, at its first lookup of one:
+_REGISTRY.defer(("fft", "linalg", "random", "lib.stride_tricks"),
+                lambda namespace: _importlib.import_module(f"{__name__}.{namespace}"))
+# once JAX is imported, the stand-ins in tnp's modules are replaced (after JAX is set up)
+_jaxload.on_load(_standins.replace)
+
+from . import _routines  # noqa: E402
+from ._ufuncs import table as _ufunc_table  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -35,7 +47,9 @@ for _mod in (_ufunc_table, *_routines.modules()):
     for _name in _mod.__all__:
         globals()[_name] = getattr(_mod, _name)
 
-_bind(__import__(__name__))
+# the routines the array's methods and operators call (``a.sum()`` is ``sum(a)``)
+_methods_routines.register(_sys.modules[__name__],
+                           {_name: globals()[_name] for _name in _methods_routines.NAMES})
 
 # NumPy's functions written in C do not bind as methods: nor do tnp's (``frontend.unbound_like``)
 for _name, _obj in list(globals().items()):

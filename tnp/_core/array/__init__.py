@@ -26,6 +26,7 @@ through the door, these named functions (``tests/test_import_graph.py`` checks t
   ``rebind_pending`` (a lazily recorded write); and, for ``tnp_ext`` through ``tnp._core.api``,
   the lock protocol ``hold``, ``swap``, ``claim``, ``commit``, ``unclaim``;
 - changing attributes (``storage``): ``mark_scalar``, ``scalar_like`` (whether a 0-d array
-  stands for a NumPy scalar), ``set_writeable``; and ``flags.mark_order`` (a root's memory
+  stands for a NumPy scalar), ``set_writeable``, ``reshape_view`` (``a.shape = ...`` on a view);
+  and ``flags.mark_order`` (a root's memory
   order).
 """

@@ -6,7 +6,7 @@ of lenses (see ``lenses``) that reads the view's value from the root and writes 
 A view caches its value until its root's version changes. All writes go through ``write.assign``.
 This module holds what the array is (its buffer, views, value, attributes, conversions to host
 values); its NumPy face (indexing, operators, methods) is attached from above by
-``array_methods``, so that the write path and indexing can build on this class.
+``tnp._core.methods``, so that the write path and indexing can build on this class.
 """
 import math
 import operator

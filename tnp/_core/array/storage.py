@@ -23,3 +23,14 @@ def set_writeable(a, writeable):
     maker decides, e.g. einsum's diagonal, as writeable as its operand); returns ``a``."""
     a._writeable = bool(writeable)
     return a
+
+
+def reshape_view(a, shape):
+    """The view ``a`` seen with the new ``shape`` in place (``a.shape = ...``, NumPy's checks
+    done): a reshape lens after its chain; views taken of it before keep their own chains."""
+    chain, dyns = a._chain()
+    a._lens = chain + (("reshape", (a._shape, shape)),)
+    a._dyn = dyns + ((),)
+    a._shape = shape
+    a._cache = None
+    a._hview = None  # NumPy's view has the old shape

@@ -151,7 +151,9 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
     streams and state; ``tnp.load``...: the implementation is NumPy's call, its results placed).
     ``result_size``: a creation routine's element count from its arguments (``creation.elements``
     and its kin), so that a large result is made by ``impl`` on the device, not by NumPy on the
-    host and then copied (``placement.made_on_device``)."""
+    host and then copied (``placement.made_on_device``). Its ``device`` attribute: the same
+    entry past the host-tier question, for a caller that asked it and was declined (an array
+    method: ``tnp._core.methods.host_tier``), so that no call asks it twice."""
     @functools.wraps(impl)
     def call(*args, **kwargs):
         try:
@@ -168,12 +170,33 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
                             return r
             return host_or_device(numpy_fn, impl, args, kwargs, ask_host)
         except Exception as e:
-            if not from_jax(e):
-                raise
-            if "RESOURCE_EXHAUSTED" in str(e):  # never asked of NumPy: it would allocate too
-                raise MemoryError(f"{numpy_fn.__name__}: the device is out of memory") from None
-            numpy_exc = numpy_exception(numpy_fn, args, kwargs)
+            numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:
                 raise
         raise numpy_exc from None  # NumPy's error alone, without JAX's text as its context
+
+    @functools.wraps(impl)
+    def device(*args, **kwargs):
+        try:
+            if not host_tier:
+                return impl(*args, **kwargs)
+            return device_or_numpy(numpy_fn, impl, args, kwargs)
+        except Exception as e:
+            numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
+            if numpy_exc is None:
+                raise
+        raise numpy_exc from None
+
+    call.device = device  # the entry past the host-tier question, asked by its caller
     return call
+
+
+def _numpy_error(exc, numpy_fn, args, kwargs):
+    """The exception an entry raises in place of ``exc`` (None: ``exc`` itself): NumPy's for
+    the same call where ``exc`` comes from JAX (``numpy_exception``), MemoryError where the
+    device ran out of memory."""
+    if not from_jax(exc):
+        return None
+    if "RESOURCE_EXHAUSTED" in str(exc):  # never asked of NumPy: it would allocate too
+        return MemoryError(f"{numpy_fn.__name__}: the device is out of memory")
+    return numpy_exception(numpy_fn, args, kwargs)

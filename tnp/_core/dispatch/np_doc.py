@@ -5,7 +5,6 @@ copies NumPy's docstring (plus what tnp does differently), records the NumPy ori
 signature test in ``tests/test_signatures.py``) and registers the entry for the coverage report
 (``python -m tnp coverage``) and for ``__array_function__`` (``tnp._core.methods.interop``).
 """
-import importlib
 import inspect
 import types
 
@@ -13,18 +12,26 @@ from . import frontend
 
 
 class _Registry(dict):
-    """(namespace, name) -> tnp function. A namespace other than "main" is the tnp submodule
-    ``tnp.<namespace>``, which ``import tnp`` leaves to first use and which registers its
-    functions when imported: a lookup imports its key's submodule, a listing imports them all."""
+    """(namespace, name) -> tnp function. A namespace other than "main" is a tnp submodule
+    (``tnp.linalg``, ...), which ``import tnp`` leaves to first use and which registers its
+    functions when imported: ``tnp/__init__`` names them and gives the function that imports
+    one (``defer``); a lookup imports its key's submodule, a listing imports them all."""
 
     def __init__(self):
         super().__init__()
-        self._pending = {"fft", "linalg", "random", "lib.stride_tricks"}  # not imported yet
+        self._pending = set()  # namespaces not imported yet
+        self._import = None  # imports one of them (given by ``defer``)
+
+    def defer(self, namespaces, load):
+        """The ``namespaces`` register their functions when ``load(namespace)`` imports them:
+        at the first lookup of one of their names, or the first listing."""
+        self._pending.update(namespaces)
+        self._import = load
 
     def _load(self, namespace=None):
         for ns in list(self._pending) if namespace is None else (namespace,):
             if ns in self._pending:
-                importlib.import_module("tnp." + ns)
+                self._import(ns)
                 self._pending.discard(ns)
 
     def __getitem__(self, key):

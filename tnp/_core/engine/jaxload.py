@@ -10,8 +10,9 @@ is imported, and ``until_loaded(before, after)`` is a JAX-free function until th
 JAX arrives either through a stand-in or because the program imports it (before tnp or after:
 a finder on ``sys.meta_path`` sees the import). Either way, right after JAX's own ``__init__``
 the functions registered with ``on_load`` run once, in order (64-bit mode, the compilation
-cache, the pytree registration, ...), and every stand-in held as a global of a ``tnp`` module is
-replaced by the object it stands for, so the device path never pays for the indirection.
+cache, the pytree registration, ...). The last of them, registered by ``tnp/__init__``
+(``tnp._standins``), replaces every stand-in held as a global of a ``tnp`` module by the object
+it stands for (``replacements``), so the device path never pays for the indirection.
 ``loaded()`` says whether that has happened: host code asks it before any JAX check (no trace
 can be active, and no value can be a JAX array, before it).
 """
@@ -23,6 +24,7 @@ _LOADED = False
 _SETTING_UP = None  # the thread running the on_load functions (they may use the stand-ins)
 _HOOKS = []  # functions run once JAX is imported, in registration order
 _STANDINS = {}  # id(stand-in) -> (stand-in, function giving the real object)
+_REAL = None  # id(stand-in) -> (stand-in, the real object), once JAX is imported
 _lock = threading.RLock()
 
 
@@ -60,19 +62,22 @@ def _set_up():
         finally:
             _SETTING_UP = None
         _HOOKS.clear()
-        real = {key: (standin, make()) for key, (standin, make) in _STANDINS.items()}
-        for standin, obj in real.values():
-            if isinstance(standin, _Jit):
-                standin.real = obj
-        for name, module in list(sys.modules.items()):
-            if module is not None and (name == "tnp" or name.startswith("tnp.")):
-                g = vars(module)
-                for attr, value in list(g.items()):
-                    pair = real.get(id(value))
-                    if pair is not None and pair[0] is value:
-                        g[attr] = pair[1]
+        replacements()
         _STANDINS.clear()
         _LOADED = True
+
+
+def replacements():
+    """Each stand-in made before JAX was imported and the real object it stands for, by the
+    stand-in's id: ``{id(standin): (standin, obj)}``. Called while JAX is set up (an ``on_load``
+    function), after the ones before it; the objects are made at the first call."""
+    global _REAL
+    if _REAL is None:
+        _REAL = {key: (standin, make()) for key, (standin, make) in _STANDINS.items()}
+        for standin, obj in _REAL.values():
+            if isinstance(standin, _Jit):
+                standin.real = obj
+    return _REAL
 
 
 def _register(standin, make):
@@ -89,17 +94,26 @@ class _Module:
 
     def __getattr__(self, attr):
         load()
-        return getattr(importlib.import_module(self._name), attr)
+        return getattr(_jax_module(self._name), attr)
 
     def __repr__(self):
         return f"<{self._name}, imported on first use>"
 
 
+def _jax_module(name):
+    """The JAX module ``name`` (``jax`` or a module JAX's ``__init__`` imports: ``jax.numpy``,
+    ``jax._src.core``), found from the ``jax`` package, imported here."""
+    obj = importlib.import_module("jax")
+    for attr in name.split(".")[1:]:
+        obj = getattr(obj, attr)
+    return obj
+
+
 def module(name):
-    """The JAX module ``name``, imported on first use."""
+    """The JAX module ``name`` (see ``_jax_module``), imported on first use."""
     if _LOADED:
-        return importlib.import_module(name)
-    return _register(_Module(name), lambda: importlib.import_module(name))
+        return _jax_module(name)
+    return _register(_Module(name), lambda: _jax_module(name))
 
 
 class _PendingClass(type):
@@ -118,7 +132,7 @@ def cls(module_name, name):
     """The class ``name`` of JAX module ``module_name``; until JAX is imported, a class with no
     instances (``type(x) is ArrayImpl`` is then rightly false; see ``_PendingClass``)."""
     def real():
-        return getattr(importlib.import_module(module_name), name)
+        return getattr(_jax_module(module_name), name)
     if _LOADED:
         return real()
     return _register(_PendingClass(name, (), {"__doc__": f"{module_name}.{name}, not imported yet",

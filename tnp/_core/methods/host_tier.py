@@ -1,0 +1,64 @@
+"""The host tier of the array's methods: ``method`` wraps a method so that on an array held on
+the host it is NumPy's own ``ndarray.<name>`` (the front end's one host-or-device sequence,
+``frontend.host_or_device``), and ``result`` makes NumPy's result of a call on a host array a
+tnp view of it where NumPy made a view, a new array otherwise.
+"""
+import functools
+import operator
+
+import numpy as np
+
+from ..dispatch import host
+from ..dispatch.frontend import host_or_device
+from ..array import indexing
+from ..array.ndarray import numpy_value
+
+
+def method(name, impl):
+    """The method ``name`` of ``ndarray``, ``impl`` on the device: on an array whose root is on
+    the host, NumPy's own ``ndarray.<name>`` on its host value when ``host.call`` takes the call
+    (an in-place method NumPy would run on the read-only buffer is declined and goes through
+    the write path); else ``impl``, or NumPy's method on the host where the device refuses a
+    NumPy-only dtype. ``impl`` is past the host-tier question: a routine it calls for the array
+    is the routine's entry past it (``routines.past_host``), so no call asks it twice."""
+    numpy_method = getattr(np.ndarray, name)
+
+    @functools.wraps(impl)
+    def call(self, *args, **kwargs):
+        return host_or_device(numpy_method, impl, (self,) + args, kwargs,
+                              type(self._root._buf) is np.ndarray)
+    return call
+
+
+def getitem(a, index):
+    """``a[index]`` for a host-tier array: NumPy's own result (and errors); a view NumPy makes
+    is a tnp view of it (``_host_view``), anything else (an element, a copy) is placed as a new
+    array."""
+    if type(index) is str and a._dtype.names and index in a._dtype.fields:
+        field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes
+        if field.subdtype is None:
+            return a._view(("field", (field, offset)), (), a._shape, field)
+        return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
+    shape = a._shape
+    value = a._buf if a._base is None else a._host()
+    return result(a, value[numpy_value(index, pull=True)], lambda: _index_lenses(shape, index))
+
+
+def _index_lenses(shape, index):
+    """The lens of the basic index ``index`` into an array of ``shape``."""
+    plan = indexing.parse(shape, index)
+    return (plan.lens,), (plan.dyn,)
+
+
+def result(a, r, lenses):
+    """NumPy's result ``r`` of a call on the host array ``a``: a view of its root's buffer as a
+    tnp view (``ndarray._host_view``), anything else as a new array or a scalar."""
+    if type(r) is np.ndarray and r.base is not None and r.base is (
+            a if a._base is None else a._base)._buf.base:
+        return a._host_view(r, lenses)
+    return host.wrap_new(r)
+
+
+def permutation(n, axes):
+    """The axes permutation of ``transpose(axes)`` of an ``n``-d array (checked by NumPy)."""
+    return tuple(range(n))[::-1] if axes is None else tuple(operator.index(x) % n for x in axes)

@@ -1,0 +1,112 @@
+"""The array's operators: each is the tnp ufunc of the same meaning (``a + b`` is
+``tnp.add(a, b)``, ``a += b`` writes ``a`` in place, ``a ** 2`` is ``tnp.square(a)``), with
+NumPy's answers where ``==``/``!=`` have no loop."""
+import operator
+
+from numpy._core._exceptions import _UFuncNoLoopError
+import numpy as np
+
+from ..engine import lazy
+from ..rules import probe
+from ..array import roots
+from ..array.ndarray import ndarray, numpy_value
+from .routines import tnp
+
+_BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
+           "floordiv": "floor_divide", "mod": "remainder", "pow": "power",
+           "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
+           "xor": "bitwise_xor", "lshift": "left_shift", "rshift": "right_shift"}
+_COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+            "gt": "greater", "ge": "greater_equal"}
+_UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
+
+
+def _binary(ufunc_name):
+    def op(self, other):
+        return _ufunc(ufunc_name)(self, other)
+
+    def rop(self, other):
+        return _ufunc(ufunc_name)(other, self)
+
+    def iop(self, other):
+        with roots.lock_of(self._root):  # read and write at once, as NumPy's in-place loop
+            uf = _ufunc(ufunc_name)
+            if not (lazy.on and uf.record_inplace(self, other)):
+                uf(self, other, out=self)
+        return self
+    return op, rop, iop
+
+
+def _ufunc(name, _cache={}):
+    """The tnp ufunc behind an operator (looked up in the registered routines once)."""
+    uf = _cache.get(name)
+    if uf is None:
+        uf = _cache[name] = getattr(tnp, name)
+    return uf
+
+
+for _op, _uf in _BINARY.items():
+    _f, _rf, _if = _binary(_uf)
+    setattr(ndarray, f"__{_op}__", _f)
+    setattr(ndarray, f"__r{_op}__", _rf)
+    setattr(ndarray, f"__i{_op}__", _if)
+
+
+def _pow(self, other):
+    # NumPy computes ``a ** 2`` (a Python int 2) as ``square(a)``: same values, but a bool ``a``
+    # gives int8 (square's loop) where power gives int64.
+    if type(other) is int and other == 2:
+        return _ufunc("square")(self)
+    return _ufunc("power")(self, other)
+
+
+ndarray.__pow__ = _pow
+
+
+def _compare(ufunc_name):
+    def op(self, other):
+        if ufunc_name in ("equal", "not_equal") and (
+                other is None or isinstance(other, (str, bytes))) and not self._on_host:
+            return tnp.full(self._shape, ufunc_name == "not_equal")  # NumPy's answer
+        if ufunc_name in ("equal", "not_equal") and self._dtype.kind == "V":
+            # void/structured arrays (host tier): ndarray's own ==/!= compares them field by
+            # field (the ufuncs have no void loop)
+            fn = operator.eq if ufunc_name == "equal" else operator.ne
+            r = fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
+            return tnp.asarray(r) if isinstance(r, np.ndarray) else r
+        if ufunc_name not in ("equal", "not_equal"):
+            return getattr(tnp, ufunc_name)(self, other)
+        try:
+            return getattr(tnp, ufunc_name)(self, other)
+        except _UFuncNoLoopError:  # NumPy's ==/!= without a loop: all False/True, broadcast
+            shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
+                               probe.Spec(np.shape(other), bool)).shape
+            r = tnp.full(shape, ufunc_name == "not_equal")
+            return r[()] if shape == () else r
+    return op
+
+
+for _op, _uf in _COMPARE.items():
+    setattr(ndarray, f"__{_op}__", _compare(_uf))
+
+
+def _unary(ufunc_name):
+    def op(self):
+        return getattr(tnp, ufunc_name)(self)
+    return op
+
+
+for _op, _uf in _UNARY.items():
+    setattr(ndarray, f"__{_op}__", _unary(_uf))
+
+
+def _divmod(self, other):
+    return tnp.divmod(self, other)
+
+
+def _rdivmod(self, other):
+    return tnp.divmod(other, self)
+
+
+ndarray.__divmod__ = _divmod
+ndarray.__rdivmod__ = _rdivmod

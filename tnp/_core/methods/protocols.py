@@ -1,0 +1,168 @@
+"""The array's Python and NumPy protocols: construction (``__new__``), indexing
+(``__getitem__``, ``__setitem__``), conversion (``__array__``, ``__round__``, ``__hash__``,
+``__contains__``, ``__sizeof__``), pickling (``__reduce__``) and NumPy's hooks
+(``__array_ufunc__``, ``__array_function__``, ``__array_wrap__``, ``__array_finalize__``,
+``__array_namespace__``)."""
+import operator
+
+from ..engine.jaxload import ArrayImpl as _ArrayImpl
+import numpy as np
+
+from ..engine import lenses
+from ..rules import dtypes
+from ..dispatch import placement
+from ..array import indexing, roots, write
+from ..array.flags import copy_order, numpy_layout
+from ..array.ndarray import ndarray
+from . import host_tier, routines
+from .interop import array_function, array_ufunc
+from .routines import tnp
+
+
+def _protocol(fn):
+    """Attach ``fn`` to ``ndarray`` under its name."""
+    setattr(ndarray, fn.__name__, fn)
+    return fn
+
+
+@staticmethod
+def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
+    """Without a buffer: zeros (README's diff-empty). With one: the array NumPy makes over
+    the buffer's bytes (NumPy checks the arguments, on a placeholder of a tnp buffer's
+    layout), a view (lens "strided") of a tnp buffer, writes reaching it; of another
+    buffer, of a copy of its bytes, as ``frombuffer`` (README's diff-memory)."""
+    if buffer is None:
+        if strides is not None:  # NumPy's errors (its array is not kept)
+            np.ndarray(shape, dtype, None, offset, strides, order)
+        return tnp.zeros(shape, dtype)
+    if isinstance(buffer, ndarray):
+        host = np.ndarray(shape, dtype, numpy_layout(buffer), offset, strides, order)
+        octets = buffer.reshape(-1).view(np.uint8)  # C-contiguous: NumPy's check
+        writeable = buffer._writeable
+    else:
+        host = np.ndarray(shape, dtype, buffer, offset, strides, order)
+        octets = placement.new_root(np.frombuffer(buffer, np.uint8).copy(), host.dtype)
+        writeable = host.flags.writeable
+    if not octets._on_host:
+        dtypes.check_supported(host.dtype)  # the device holds the bytes: as ``view``
+    return octets._view(("strided", (operator.index(offset), host.shape, host.strides,
+                                     host.dtype)), (), host.shape, host.dtype, writeable,
+                        cls=cls)
+
+
+ndarray.__new__ = __new__
+
+
+@_protocol
+def __getitem__(self, index):
+    root = self._base
+    if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
+            self._shape) == 1:  # the host tier's element loop, at NumPy's cost
+        return self._buf[index]
+    if type((self if root is None else root)._buf) is np.ndarray:  # host tier: NumPy's
+        return host_tier.getitem(self, index)
+    plan = indexing.parse(self._shape, index)
+    if type(plan) is indexing.BasicPlan:
+        if plan.scalar:
+            chain, dyns = self._chain()
+            b = self._root._buf
+            if type(b) is not _ArrayImpl:
+                b = roots.buffer(self._root)
+            return ndarray._wrap(lenses.get_kernel(chain + (plan.lens,))(
+                b, dyns + (plan.dyn,)))
+        return self._view(plan.lens, plan.dyn, plan.shape)
+    return ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+
+
+@_protocol
+def __setitem__(self, index, value):
+    write.assign(self, value, index=index)
+
+
+@_protocol
+def __round__(self, ndigits=None):
+    if not self._scalar:  # NumPy's arrays have no __round__; its scalars do
+        raise TypeError("type numpy.ndarray doesn't define __round__ method")
+    return round(self._scalar_host()[()], ndigits)
+
+
+@_protocol
+def __array_namespace__(self, *, api_version=None):
+    return routines.namespace()
+
+
+@_protocol
+def __array__(self, dtype=None, copy=None):
+    """A host copy (a named sync), laid out as NumPy's copy of the same array
+    (``numpy.array(a)``, order 'K'): F-contiguous where that is F- and not C-contiguous
+    (``order='F'``, a transpose, their views), C-contiguous otherwise."""
+    if copy is False:
+        raise ValueError("Unable to avoid copy while creating an array as requested.")
+    if type(self._root._buf) is np.ndarray:  # the host tier: NumPy's own copy, order 'K'
+        arr = np.array(self._host())  # (a copy: the buffer is written by tnp only)
+    else:  # a copy of the device value (a sync): never JAX's read-only buffer itself
+        arr = np.array(self._host(), order="F" if copy_order(self, "K") == "F" else "C")
+    return arr if dtype is None else arr.astype(dtype, copy=False)
+
+
+@_protocol
+def __reduce__(self):
+    return (_from_host, (self.__array__(),))
+
+
+def _from_host(arr):
+    return tnp.asarray(arr)
+
+
+@_protocol
+def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    return array_ufunc(ufunc, method, inputs, kwargs)
+
+
+@_protocol
+def __array_function__(self, func, types, args, kwargs):
+    return array_function(func, args, kwargs)
+
+
+@_protocol
+def __array_wrap__(self, array, context=None, return_scalar=False):
+    """NumPy's ``ndarray.__array_wrap__``: ``array`` (a tnp array, or a NumPy one, which
+    becomes a tnp array) as an array of this array's class; its scalar where
+    ``return_scalar`` and it is 0-d."""
+    if isinstance(array, np.ndarray):
+        array = tnp.asarray(array)
+    elif not isinstance(array, ndarray):
+        raise TypeError(f"__array_wrap__() argument 1 must be numpy.ndarray, not "
+                        f"{type(array).__name__}")
+    if return_scalar and array.ndim == 0:
+        return array[()]
+    return array if type(array) is type(self) else array.view(type(self))
+
+
+@_protocol
+def __array_finalize__(self, obj, /):
+    """NumPy's: nothing (a subclass's own is called where NumPy calls it: ``finalize``)."""
+    return None
+
+
+@_protocol
+def __hash__(self):
+    """A stand-in for a NumPy scalar hashes as that scalar (``{x[0]: 1}``); arrays are
+    unhashable, as NumPy's."""
+    if not self._scalar:
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
+    return hash(self._scalar_host()[()])
+
+
+@_protocol
+def __contains__(self, value):
+    """NumPy's: ``(a == value).any()`` (a sync)."""
+    return bool(tnp.any(self == value))
+
+
+@_protocol
+def __sizeof__(self):
+    """NumPy's: the object, its shape and strides and, where the array owns its data (a
+    root), its bytes."""
+    return object.__sizeof__(self) + 16 * self.ndim + (
+        self.nbytes if self._base is None else 0)
