@@ -10,6 +10,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core.array.ndarray import ndarray
+from .._core.methods import routines
 from .._core.ufunc import ufunc
 
 __all__ = []
@@ -28,8 +29,6 @@ class gufunc(ufunc):
         return self._call_axes(args, axes, axis, keepdims, kwargs)
 
     def _call_axes(self, args, axes, axis, keepdims, kwargs):
-        from .creation import asarray
-        from .views import expand_dims, moveaxis, squeeze
         if len(args) != self.nin:  # positional outputs: NumPy's own handling via ``out=``
             if self.nin < len(args) <= self.nargs and "out" not in kwargs:
                 kwargs = dict(kwargs, out=args[self.nin:] if self.nout > 1 else args[self.nin])
@@ -37,7 +36,7 @@ class gufunc(ufunc):
             else:
                 return super().__call__(*args, axes=axes, axis=axis, keepdims=keepdims,
                                         **kwargs)
-        ops = [a if isinstance(a, ndarray) else asarray(a) for a in args]
+        ops = [a if isinstance(a, ndarray) else routines.tnp.asarray(a) for a in args]
         spec = {k: v for k, v in (("axes", axes), ("axis", axis)) if v is not None}
         if keepdims is not False:
             spec["keepdims"] = keepdims
@@ -61,7 +60,7 @@ class gufunc(ufunc):
         for o, ax in zip(ops, in_axes):
             k = len(ax)
             src = [normalize_axis_index(a, o.ndim) for a in ax]
-            moved.append(moveaxis(o, src, list(range(o.ndim - k, o.ndim))) if k else o)
+            moved.append(_moveaxis(o, src, range(o.ndim - k, o.ndim)) if k else o)
         out = kwargs.get("out")
         if out is not None:
             single = out[0] if isinstance(out, tuple) else out
@@ -70,9 +69,9 @@ class gufunc(ufunc):
                 try:
                     dims = [normalize_axis_index(a, single.ndim) for a in out_axes]
                     if keepdims:  # the kept size-1 axes squeezed away: a view writing through
-                        view = squeeze(single, axis=tuple(dims))
+                        view = single.squeeze(axis=tuple(dims))
                     elif k:
-                        view = moveaxis(single, dims, list(range(single.ndim - k, single.ndim)))
+                        view = _moveaxis(single, dims, range(single.ndim - k, single.ndim))
                     else:
                         view = single
                     super().__call__(*moved, **dict(kwargs, out=view))
@@ -88,11 +87,11 @@ class gufunc(ufunc):
         if out is not None:
             return r
         if keepdims:
-            return expand_dims(r, [normalize_axis_index(a, out_ndim) for a in out_axes])
+            return _expand_dims(r, [normalize_axis_index(a, out_ndim) for a in out_axes])
         if out_axes:
             k = len(out_axes)
             dst = [normalize_axis_index(a, out_ndim) for a in out_axes]
-            return moveaxis(r, list(range(out_ndim - k, out_ndim)), dst)
+            return _moveaxis(r, range(out_ndim - k, out_ndim), dst)
         return r
 
     def _axes_numpy_error(self, ops, spec, out):
@@ -104,3 +103,17 @@ class gufunc(ufunc):
             kw["out"] = np.zeros(out.shape, out.dtype)
         with np.errstate(all="ignore"):
             self._np(*phs, **kw)
+
+
+def _moveaxis(x, source, destination):
+    """``moveaxis`` for axes already normalised (NumPy's order): a transposed view of ``x``."""
+    order = [n for n in range(x.ndim) if n not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return x.transpose(order)
+
+
+def _expand_dims(x, axes):
+    """``expand_dims`` for axes already normalised against the result's ndim: a view."""
+    dims = iter(x.shape)
+    return x.reshape(tuple(1 if d in axes else next(dims) for d in range(x.ndim + len(axes))))
