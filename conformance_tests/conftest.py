@@ -3,7 +3,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tnp._core.dispatch import placement
+from tnp._core.dispatch import tiers
 
 settings.register_profile("default", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -17,6 +17,6 @@ def device_placement():
     """Every numeric array on the device: the conformance suite tests tnp's device
     implementations against NumPy (with the default placement, small arrays would be NumPy's own
     on the host tier, and the comparison vacuous). The host tier has its own tests."""
-    previous = placement.configure("device")
+    previous = tiers.configure("device")
     yield
-    placement.configure(*previous)
+    tiers.configure(*previous)

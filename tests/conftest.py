@@ -4,7 +4,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tnp._core.dispatch import placement
+from tnp._core.dispatch import tiers
 
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))
@@ -24,6 +24,6 @@ def device_placement():
     """Every numeric array on the device, for tests of the device tier's own behaviour (syncs,
     donation, compiled kernels, JAX's errors replayed): under the default placement their small
     arrays would live on the host tier."""
-    previous = placement.configure("device")
+    previous = tiers.configure("device")
     yield
-    placement.configure(*previous)
+    tiers.configure(*previous)

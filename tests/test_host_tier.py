@@ -1,4 +1,4 @@
-"""The host tier (``tnp._core.dispatch.placement``, ``tnp._core.dispatch.host``): arrays whose storage is a NumPy
+"""The host tier (``tnp._core.dispatch.tiers``, ``tnp._core.dispatch.host``): arrays whose storage is a NumPy
 array, and calls NumPy runs on them. Every result is compared with NumPy's on the same input."""
 import threading
 import warnings
@@ -10,14 +10,14 @@ import pytest
 import tnp
 import tnp_ext
 from tnp._core.engine import caches, syncs
-from tnp._core.dispatch import placement
+from tnp._core.dispatch import tiers
 
 
 @pytest.fixture
 def auto():
-    previous = placement.configure("auto")
+    previous = tiers.configure("auto")
     yield
-    placement.configure(*previous)
+    tiers.configure(*previous)
 
 
 def same(actual, expected):
@@ -36,14 +36,14 @@ def same(actual, expected):
 
 
 def test_placement_rule(auto):
-    small, large = tnp.arange(10.), tnp.arange(float(placement.THRESHOLD))
+    small, large = tnp.arange(10.), tnp.arange(float(tiers.THRESHOLD))
     assert small._on_host and not large._on_host
     assert not tnp.asarray(jnp.arange(3))._on_host  # a jax.Array stays on the device
-    placement.configure("device")
+    tiers.configure("device")
     assert not tnp.arange(10.)._on_host
     assert tnp.array(["a"])._on_host  # NumPy-only dtypes live on the host in every mode
     with pytest.raises(ValueError, match="placement mode"):
-        placement.configure("gpu")
+        tiers.configure("gpu")
 
 
 OPS = {
@@ -327,7 +327,7 @@ def test_device_results_of_a_callers_numpy_array_do_not_alias_it(device_placemen
 
 
 def test_large_results_go_to_the_device(auto):
-    previous = placement.configure(threshold=16)
+    previous = tiers.configure(threshold=16)
     try:
         a = tnp.arange(10.)
         assert a._on_host
@@ -335,14 +335,14 @@ def test_large_results_go_to_the_device(auto):
         assert not r._on_host
         same(r, np.concatenate([np.arange(10.)] * 2))
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
 
 
 def test_small_operands_broadcasting_to_a_large_result_run_on_the_device(auto):
     """Host operands whose result the placement rule puts on the device (a broadcast, or a
     matmul's loop and core dimensions) are computed there, not by NumPy and then copied; equal
     shapes and small results stay NumPy's."""
-    previous = placement.configure(threshold=16)
+    previous = tiers.configure(threshold=16)
     try:
         a = np.arange(5.)
         t = tnp.asarray(a)
@@ -362,7 +362,7 @@ def test_small_operands_broadcasting_to_a_large_result_run_on_the_device(auto):
             same(r, x @ y)
             assert r._on_host == (r.size < 16)
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
 
 
 def test_element_loop_runs_at_numpy_cost(auto):
@@ -462,7 +462,7 @@ NUMPY_ONLY = {
 @pytest.mark.parametrize("mode", ["device", "auto"])
 @pytest.mark.parametrize("kind", NUMPY_ONLY)
 def test_numpy_only_dtypes(mode, kind):
-    previous = placement.configure(mode)
+    previous = tiers.configure(mode)
     try:
         a, t = NUMPY_ONLY[kind](np), NUMPY_ONLY[kind](tnp)
         assert t._on_host
@@ -474,7 +474,7 @@ def test_numpy_only_dtypes(mode, kind):
         same(t, a)
         same(tnp.concatenate([t, t]), np.concatenate([a, a]))
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
 
 
 def test_str_and_structured_operations():
@@ -535,32 +535,32 @@ def test_host_arrays_export_their_own_memory_by_dlpack(auto):
 def test_python_scalars_alone_stay_on_the_device_in_device_mode():
     """With a host array in the process (routing on), device mode still puts a call on Python
     scalars alone on the device, as before the host tier existed."""
-    previous = placement.configure("device")
+    previous = tiers.configure("device")
     try:
         tnp.array(["routing on"])
         r = tnp.nextafter(0., -1)
         assert isinstance(r, tnp.ndarray) and not r._on_host
         same(np.asarray(r)[()], np.nextafter(0., -1))
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
 
 
-# ---- results made from host data elsewhere: all placed by ``placement.new_root`` ----------------
+# ---- results made from host data elsewhere: all placed by ``tiers.new_root`` ----------------
 MODES = ["device", "auto"]
 
 
 @pytest.fixture(params=MODES)
 def mode(request):
-    previous = placement.configure(request.param)
+    previous = tiers.configure(request.param)
     yield request.param
-    placement.configure(*previous)
+    tiers.configure(*previous)
 
 
 def placed(t, expected, mode):
     """``t`` is NumPy's ``expected`` as a tnp array, on the tier the placement rule gives."""
     same(t, expected)
-    small = expected.size < placement.THRESHOLD
-    assert t._on_host == (placement.host_only(expected.dtype) or (mode == "auto" and small))
+    small = expected.size < tiers.THRESHOLD
+    assert t._on_host == (tiers.host_only(expected.dtype) or (mode == "auto" and small))
 
 
 def _device(values):
@@ -603,7 +603,7 @@ def test_fallback_never_takes_a_users_array(mode):
 
 def test_loaded_arrays_are_placed(mode, tmp_path):
     data = {"small": np.arange(6.).reshape(2, 3), "objects": np.array([{"a": 1}, None]),
-            "large": np.arange(placement.THRESHOLD, dtype=np.int32)}
+            "large": np.arange(tiers.THRESHOLD, dtype=np.int32)}
     for name, a in data.items():
         np.save(tmp_path / f"{name}.npy", a)
         t = tnp.load(tmp_path / f"{name}.npy", allow_pickle=True)
@@ -630,14 +630,14 @@ def test_fromdata_results_are_placed(mode):
     placed(tnp.frombuffer(b"abcd", "S2"), np.frombuffer(b"abcd", "S2"), mode)
     placed(tnp.fromiter(range(5), np.int16), np.fromiter(range(5), np.int16), mode)
     placed(tnp.fromstring("1 2 3", sep=" "), np.fromstring("1 2 3", sep=" "), mode)
-    big = np.arange(placement.THRESHOLD, dtype=np.uint8).tobytes()
+    big = np.arange(tiers.THRESHOLD, dtype=np.uint8).tobytes()
     placed(tnp.frombuffer(big, np.uint8), np.frombuffer(big, np.uint8), mode)
 
 
 def test_random_results_are_placed_and_exact(mode):
     t, n = tnp.random.default_rng(7), np.random.default_rng(7)
     placed(t.normal(size=5), n.normal(size=5), mode)
-    placed(t.integers(9, size=placement.THRESHOLD), n.integers(9, size=placement.THRESHOLD), mode)
+    placed(t.integers(9, size=tiers.THRESHOLD), n.integers(9, size=tiers.THRESHOLD), mode)
     placed(t.choice(["a", "b", "c"], 4), n.choice(["a", "b", "c"], 4), mode)
     x, out = np.arange(6.), np.zeros(6)
     placed(t.permuted(x, out=out), n.permuted(x, out=np.zeros(6)), mode)
@@ -725,15 +725,15 @@ def test_creation_placed_by_size(auto, monkeypatch, name, size):
     """A small result is NumPy's own (made on the host); a large one is made on the device
     directly: no NumPy array of its size is allocated and then placed."""
     threshold = 200
-    previous = placement.configure(threshold=threshold)
+    previous = tiers.configure(threshold=threshold)
     placing = []
-    new_root = placement.new_root
-    monkeypatch.setattr(placement, "new_root", lambda h: placing.append(h) or new_root(h))
+    new_root = tiers.new_root
+    monkeypatch.setattr(tiers, "new_root", lambda h: placing.append(h) or new_root(h))
     try:
         n = threshold // 4 if size == "small" else threshold * 2
         expected, t = CREATION[name](np, n), CREATION[name](tnp, n)
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
     if isinstance(t, tnp.ndarray):
         assert t._on_host == (size == "small")
     if name.startswith("empty"):  # NumPy's contents are arbitrary
@@ -757,14 +757,14 @@ def test_creation_placed_by_size(auto, monkeypatch, name, size):
     lambda xp: xp.zeros((10 ** 10, 10 ** 10)),
 ])
 def test_creation_errors_are_numpys(mode, bad):
-    previous = placement.configure(threshold=100)
+    previous = tiers.configure(threshold=100)
     try:
         with pytest.raises(Exception) as expected:
             bad(np)
         with pytest.raises(Exception) as actual:
             bad(tnp)
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
     assert type(actual.value) is type(expected.value)
     assert str(actual.value) == str(expected.value)
 

@@ -148,11 +148,11 @@ def test_writer_is_traced_once_and_in_place_from_the_first_call():
 def test_uploaded_array_is_written_in_place(device_placement, n):
     # NumPy's data 64-byte aligned: JAX on a CPU may alias it rather than copy; the root's
     # buffer must still be JAX's own, or the first in-place write is a copy (donation declined)
-    from tnp._core.dispatch import placement
+    from tnp._core.dispatch import tiers
     raw = numpy.zeros(n * 8 + 64, numpy.uint8)
     off = -raw.ctypes.data % 64
     host = raw[off:off + n * 8].view(numpy.float64)
-    a = placement.new_root(host)
+    a = tiers.new_root(host)
     pointer = a._root._buf.unsafe_buffer_pointer()
     assert pointer != host.ctypes.data
 

@@ -12,7 +12,7 @@ from jax._src.array import ArrayImpl
 import tnp as np
 import tnp_ext
 from tnp._core.engine import caches, lazy, lazygraph, syncs
-from tnp._core.dispatch import placement
+from tnp._core.dispatch import tiers
 from tnp._core.ufunc import ufunc
 
 EPS = numpy.finfo(numpy.float64).eps
@@ -20,11 +20,11 @@ EPS = numpy.finfo(numpy.float64).eps
 
 @pytest.fixture(autouse=True)
 def lazy_on():
-    previous = placement.configure("device")
+    previous = tiers.configure("device")
     old = lazy.enable(True)
     yield
     lazy.enable(old)
-    placement.configure(*previous)
+    tiers.configure(*previous)
 
 
 def _data(n=1000, seed=0):
@@ -581,7 +581,7 @@ def test_views_of_host_roots_are_read_by_the_recording_node(monkeypatch):
     """A view of a host-tier root read by a recorded operation: the node reads the root's device
     copy (moved once per version) through the view's lenses, with no eager dispatch of the view;
     a later write to the host root leaves the pending result as it was."""
-    placement.configure("auto", threshold=100)
+    tiers.configure("auto", threshold=100)
     h, big = _data(50), _data(50 * 50, seed=1).reshape(50, 50)
     s, d = np.asarray(h), np.asarray(big)
     assert s._on_host and not d._on_host

@@ -12,7 +12,7 @@ import pytest
 import tnp  # noqa: F401
 import tnp_ext
 from tnp._core import settings
-from tnp._core.dispatch import placement
+from tnp._core.dispatch import tiers
 from tnp._core.engine import caches, lazy
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -82,7 +82,7 @@ def test_run_time_changes_reach_the_hot_path_modules():
                                placement="device", host_threshold=11)
     try:
         assert (lazy.on, lazy.LIMIT, lazy.BYTES, lazy.EARLY) == (False, 7, 1000, 3)
-        assert (placement.MODE, placement.THRESHOLD) == ("device", 11)
+        assert (tiers.MODE, tiers.THRESHOLD) == ("device", 11)
         assert settings.source("lazy_limit") == "run time"
     finally:
         settings.restore(previous)
@@ -93,7 +93,7 @@ def test_run_time_changes_reach_the_hot_path_modules():
 def test_placement_block_restores_value_and_source():
     before = {n: (settings.get(n), settings.source(n)) for n in ("placement", "host_threshold")}
     with tnp_ext.placement("auto", threshold=5):
-        assert tnp_ext.current_placement() == ("auto", 5) == (placement.MODE, placement.THRESHOLD)
+        assert tnp_ext.current_placement() == ("auto", 5) == (tiers.MODE, tiers.THRESHOLD)
         assert settings.source("host_threshold") == "run time"
     assert {n: (settings.get(n), settings.source(n)) for n in before} == before
 

@@ -2,7 +2,7 @@
 ``threshold`` elements made from host data on the host tier (NumPy runs their operations),
 ``"device"`` everything numeric on the device. The mode and threshold are the settings
 ``TNP_PLACEMENT`` and ``TNP_HOST_THRESHOLD`` (``tnp._core.settings``; ``python -m tnp config``
-shows them); see ``tnp._core.dispatch.placement``."""
+shows them); see ``tnp._core.dispatch.tiers``."""
 import contextlib
 
 from tnp._core import settings as _settings

@@ -1,6 +1,6 @@
 """The host tier's crossover: the same operation on a host-tier tnp array (NumPy runs it), on a
 device-tier one (an XLA dispatch) and in NumPy, from 10 to 10**6 elements. Where "tnp host" /
-"tnp" passes 1, the device is faster: ``placement.THRESHOLD`` (``TNP_HOST_THRESHOLD``) should sit
+"tnp" passes 1, the device is faster: ``tiers.THRESHOLD`` (``TNP_HOST_THRESHOLD``) should sit
 there for the machine's device."""
 import contextlib
 
@@ -9,7 +9,7 @@ import numpy as np
 
 import tnp
 from benchmarks.runner import Case
-from tnp._core.dispatch import placement
+from tnp._core.dispatch import tiers
 
 SIZES = (10, 100, 1_000, 10_000, 100_000, 1_000_000)
 
@@ -25,11 +25,11 @@ OPS = {
 def _host_tier():
     """Host-tier arrays of every size: the mode "auto" with no size limit (device-tier arrays
     are made from jax.Arrays, which stay on the device in any mode)."""
-    previous = placement.configure("auto", threshold=2**62)
+    previous = tiers.configure("auto", threshold=2**62)
     try:
         yield
     finally:
-        placement.configure(*previous)
+        tiers.configure(*previous)
 
 
 def cases(quick):

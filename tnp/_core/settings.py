@@ -10,7 +10,7 @@ variable counts as not set. Booleans are ``0`` or ``1``.
 At run time ``set``/``update`` change a setting (``tnp_ext.placement``, ``lazy.enable``); the
 source of each value is kept: ``"default"``, ``"environment"`` or ``"run time"``. Settings
 marked *at import* are used once, as tnp starts (refused at run time). A module that keeps a
-setting in a module global for speed on a hot path (``lazy.on``, ``placement.MODE``) registers
+setting in a module global for speed on a hot path (``lazy.on``, ``tiers.MODE``) registers
 with ``watch`` at its import and is told of every change.
 
 The bottom layer of ``tnp._core``: it imports nothing from tnp.

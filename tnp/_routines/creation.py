@@ -10,7 +10,7 @@ import numpy as np
 from .._core.engine import caches, devices, lazy
 from .._core.rules import dtypes, probe
 from .._core.array import flags, storage
-from .._core.dispatch import placement
+from .._core.dispatch import tiers
 from .._core.methods.subclasses import as_type_of
 from .._core.numerics.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.engine.devices import place
@@ -124,7 +124,7 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
             if not refused_array_method(e):
                 raise
             host = host_copy(to_numpy_tree(object), dtype, ndmin)
-        out = placement.new_root(host)._as_array()
+        out = tiers.new_root(host)._as_array()
     return flags.lay_out(out, flags.copy_order(object, order) if isinstance(object, ndarray)
                          else order)
 
@@ -236,9 +236,9 @@ def _fill(value, shape, dtype):
     mode "device", a small one is made by NumPy and uploaded: no kernel compiled for each new
     shape (a program making arrays of many small shapes compiled one per shape, ~60 ms each).
     (In the mode "auto" a small result is NumPy's on the host, or placed as its input is.)"""
-    if (placement.MODE == "device" and math.prod(shape) <= _SMALL_FILL
+    if (tiers.MODE == "device" and math.prod(shape) <= _SMALL_FILL
             and not isinstance(value, JaxArray) and not in_trace()):
-        return placement.new_root(np.full(shape, value, dtype))._as_array()
+        return tiers.new_root(np.full(shape, value, dtype))._as_array()
     try:
         return ndarray._wrap(_fill_kernel(dtype.char)(value, shape))._as_array()
     except jax.errors.JaxRuntimeError as e:

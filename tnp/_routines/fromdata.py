@@ -1,6 +1,6 @@
 """Creation from existing data: fromfunction, fromiter, frombuffer, fromstring,
 asarray_chkfinite, require, from_dlpack. Data that lives on the host is parsed by NumPy, and its result placed
-by ``placement.new_root`` (a copy: NumPy's ``frombuffer`` would be a view of the buffer)."""
+by ``tiers.new_root`` (a copy: NumPy's ``frombuffer`` would be a view of the buffer)."""
 from .._core.engine.jaxload import jax, jnp
 import numpy as np
 from numpy._core._asarray import POSSIBLE_FLAGS
@@ -8,7 +8,7 @@ from numpy._core._asarray import POSSIBLE_FLAGS
 from .._core.rules import dtypes
 from .._core.engine import devices
 from .._core.array.ndarray import ndarray
-from .._core.dispatch import placement
+from .._core.dispatch import tiers
 from .._core.dispatch.np_doc import np_doc, numpy_signature
 from .._core.engine import syncs
 from .creation import array, asanyarray, asarray
@@ -26,7 +26,7 @@ def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
 @np_doc(np.fromiter, notes="The iterable is consumed on the host.")
 def fromiter(iter, dtype, count=-1, *, like=None):
     dtypes.canonical(dtype)
-    return placement.new_root(np.fromiter(iter, dtype, count))
+    return tiers.new_root(np.fromiter(iter, dtype, count))
 
 
 @np_doc(np.frombuffer, notes="The result is a copy of the buffer: later changes to the buffer "
@@ -34,7 +34,7 @@ def fromiter(iter, dtype, count=-1, *, like=None):
 def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
     if dtype is not None:
         dtypes.canonical(dtype)
-    return placement.new_root(np.frombuffer(buffer, dtype, count, offset))  # a view: copied
+    return tiers.new_root(np.frombuffer(buffer, dtype, count, offset))  # a view: copied
 
 
 @numpy_signature  # NumPy's code takes ``sep`` missing (its ValueError: binary mode removed)
@@ -42,7 +42,7 @@ def frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=None):
 def fromstring(string, dtype=None, count=-1, *, sep=np._NoValue, like=None):
     dtypes.canonical(dtype)
     given = {} if sep is np._NoValue else {"sep": sep}
-    return placement.new_root(np.fromstring(string, dtype, count, **given))
+    return tiers.new_root(np.fromstring(string, dtype, count, **given))
 
 
 @np_doc(np.asarray_chkfinite, notes="The finiteness check is a sync point (one bool).")

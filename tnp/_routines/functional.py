@@ -197,7 +197,7 @@ class vectorize:
     def _on_host(self, args, kwargs, otypes):
         """NumPy's own vectorize, where an operand or an output type is one XLA cannot hold
         (objects, strings, datetimes): on host copies, its results tnp arrays placed by
-        ``placement.new_root`` (a NumPy-only dtype stays on the host)."""
+        ``tiers.new_root`` (a NumPy-only dtype stays on the host)."""
         numpy_vectorize = np.vectorize(self.pyfunc, otypes=otypes, excluded=self.excluded,
                                        cache=self.cache, signature=self.signature)
         hargs, hkwargs = to_numpy_tree(list(args)), to_numpy_tree(kwargs)

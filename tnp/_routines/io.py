@@ -2,7 +2,7 @@
 
 Files are read and written by NumPy itself, so they are interchangeable with NumPy both ways:
 arrays are copied from the device to write them (a sync point) and loaded arrays become tnp arrays
-placed by ``placement.new_root`` (NumPy-only dtypes on the host; masked arrays stay NumPy's).
+placed by ``tiers.new_root`` (NumPy-only dtypes on the host; masked arrays stay NumPy's).
 """
 import collections.abc
 import functools

@@ -8,7 +8,7 @@ import functools
 from .._core.engine.jaxload import jit, jnp
 import numpy as np
 
-from .._core.dispatch import placement
+from .._core.dispatch import tiers
 from .._core.rules import probe
 from .._core.dispatch.fallback import module_getattr as _module_getattr
 from .._core.array.ndarray import ndarray
@@ -40,7 +40,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         raise ValueError("tnp: sliding_window_view(writeable=True) is not supported (the "
                          "result is a copy, not a view)")
     if x._on_host:
-        r = placement.new_root(np.lib.stride_tricks.sliding_window_view(
+        r = tiers.new_root(np.lib.stride_tricks.sliding_window_view(
             x._host(), window_shape, axis).copy())
         r.setflags(write=False)
         return r

@@ -2,7 +2,7 @@
 from .._core.engine.jaxload import jnp, JaxArray
 import numpy as np
 
-from .._core.dispatch import placement
+from .._core.dispatch import tiers
 from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
 from .._core.array.ndarray import ndarray
 
@@ -16,11 +16,11 @@ def to_host(x):
 
 def to_tnp(x, inputs):
     """A result of NumPy's generator code on ``inputs`` (its arguments) as tnp values, placed by
-    ``placement``: arrays become tnp arrays with NumPy's dtype (``from_numpy_tree``); a NumPy
+    ``tiers``: arrays become tnp arrays with NumPy's dtype (``from_numpy_tree``); a NumPy
     scalar placed on the device a 0-d tnp array, on the host itself (as the host tier returns
     NumPy's scalars); Python scalars and other objects stay."""
     if isinstance(x, np.generic):
-        return x if placement.on_host(1, x.dtype) else placement.new_root(np.asarray(x))
+        return x if tiers.on_host(1, x.dtype) else tiers.new_root(np.asarray(x))
     return from_numpy_tree(x, inputs)
 
 
@@ -37,5 +37,5 @@ def take(a, idx, axis):
     """``a`` (a tnp array) gathered along ``axis`` at host indices ``idx``: on the device, or
     by NumPy for an array on the host tier (objects and strings live there)."""
     if a._on_host:
-        return placement.new_root(np.take(a._host(), idx, axis=axis))
+        return tiers.new_root(np.take(a._host(), idx, axis=axis))
     return ndarray._wrap(jnp.take(value(a), jnp.asarray(idx), axis=axis))

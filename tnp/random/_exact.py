@@ -3,7 +3,7 @@
 This host step is the exact engine's defining property: the numbers are NumPy's, bit for bit,
 for the same seed and call sequence, because NumPy's code draws them. Parameters that are tnp
 arrays are read to the host, and results become tnp arrays with NumPy's dtypes, placed by
-``placement.new_root``. Permutations (``shuffle``, ``permutation``, ``permuted``, ``choice`` of an array) draw
+``tiers.new_root``. Permutations (``shuffle``, ``permutation``, ``permuted``, ``choice`` of an array) draw
 only their indices on the host and move the data on the device; ``shuffle`` writes through the
 one write path. For compiled code and device-side generation use the device engine
 (``tnp.random.default_rng(tnp.random.Threefry(seed))``).

@@ -27,6 +27,5 @@ through the door, these named functions (``tests/test_import_graph.py`` checks t
   the lock protocol ``hold``, ``swap``, ``claim``, ``commit``, ``unclaim``;
 - changing attributes (``storage``): ``mark_scalar``, ``scalar_like`` (whether a 0-d array
   stands for a NumPy scalar), ``set_writeable``, ``reshape_view`` (``a.shape = ...`` on a view);
-  and ``flags.mark_order`` (a root's memory
-  order).
+  and ``flags.mark_order`` (a root's memory order).
 """

@@ -1,7 +1,7 @@
 """``tnp.ndarray``'s storage: a mutable NumPy array whose data lives in a ``jax.Array``.
 
 An ndarray is either a *root*, owning a ``jax.Array`` buffer (the device tier) or a
-``numpy.ndarray`` one (the host tier, see ``placement``), or a *view*: its root plus a chain
+``numpy.ndarray`` one (the host tier, see ``tiers``), or a *view*: its root plus a chain
 of lenses (see ``lenses``) that reads the view's value from the root and writes through to it.
 A view caches its value until its root's version changes. All writes go through ``write.assign``.
 This module holds what the array is (its buffer, views, value, attributes, conversions to host
@@ -29,7 +29,7 @@ class ndarray:
     @classmethod
     def _wrap(cls, buf, writeable=True):
         """A new root owning ``buf``: a jax.Array (no copy, no checks: also takes tracers), or a
-        read-only numpy.ndarray that owns its memory (the host tier: ``placement.new_root``)."""
+        read-only numpy.ndarray that owns its memory (the host tier: ``tiers.new_root``)."""
         self = object.__new__(cls)
         self._buf = buf
         self._base = None
@@ -52,7 +52,7 @@ class ndarray:
     @classmethod
     def _wrap_host(cls, buf, dtype, writeable=True):
         """A new host-tier root: ``buf`` is a read-only NumPy view of the array the root owns
-        (``buf.base``, written only by the write path: ``placement.new_root``), ``dtype`` its
+        (``buf.base``, written only by the write path: ``tiers.new_root``), ``dtype`` its
         canonical dtype."""
         self = object.__new__(cls)
         self._buf = buf
@@ -407,7 +407,7 @@ class ndarray:
 def device_copy(data, dtype=None, ndmin=0):
     """``np.array(data, dtype, ndmin=ndmin)`` on the device, from a private copy: JAX may alias
     an aligned NumPy array's memory on a CPU, and whoever owns ``data`` may change it in place
-    while the device value is still in use. (``placement.new_root`` owns its array, and gives
+    while the device value is still in use. (``tiers.new_root`` owns its array, and gives
     it to JAX without this copy.)"""
     return jax.device_put(dtypes.native(host_copy(data, dtype, ndmin)))
 

@@ -1,5 +1,5 @@
 """How a call is entered. The one normaliser (``normalize``: array-likes, dtypes, axes,
-``out=``, ``where=`` in canonical form), the one placement decision (``placement``: which tier a
+``out=``, ``where=`` in canonical form), the one placement decision (``tiers``: which tier a
 new array lives on), the one front end (``frontend``: every public function's entry, the
 host-or-device sequence, NumPy's errors for calls that fail inside JAX), the host tier
 (``host``: NumPy's own function for inputs on the host), the one fallback path for names tnp

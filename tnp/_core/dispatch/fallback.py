@@ -1,7 +1,7 @@
 """The one fallback path: NumPy names tnp does not implement natively.
 
 ``numpy_fallback(name)`` wraps ``numpy.<name>``: tnp arguments go to the host as NumPy arrays, NumPy
-runs, array results come back as tnp arrays (placed by ``placement.new_root``: a NumPy-only dtype
+runs, array results come back as tnp arrays (placed by ``tiers.new_root``: a NumPy-only dtype
 on the host), and a ``TnpFallbackWarning`` is issued once per name. ``USED`` counts fallback calls
 per name (``python -m tnp run --compare`` reports them).
 """
@@ -12,7 +12,7 @@ import warnings
 from ..engine.jaxload import jax
 import numpy as np
 
-from . import frontend, placement
+from . import frontend, tiers
 from ..engine import syncs
 from ..rules.errors import TnpFallbackWarning, TnpTracingError
 from ..array.ndarray import ndarray, protocol_array
@@ -40,7 +40,7 @@ def to_numpy_tree(x, scalars=False):
 
 def from_numpy_tree(x, inputs):
     """NumPy's result ``x`` of a call on ``inputs`` as tnp values: each array (also in lists,
-    tuples and namedtuples) a new tnp array placed by ``placement.new_root``; anything else,
+    tuples and namedtuples) a new tnp array placed by ``tiers.new_root``; anything else,
     NumPy's array subclasses included, as it is. An array that is one of the arrays in
     ``inputs`` (a user's own, which ``new_root`` must not take over and make read-only) or
     that came earlier in ``x`` is copied first."""
@@ -63,7 +63,7 @@ def _from_numpy(x, taken):
         if id(x) in taken:
             x = x.copy()
         taken.add(id(x))
-        return placement.new_root(x)
+        return tiers.new_root(x)
     if type(x) in (list, tuple):
         return type(x)(_from_numpy(v, taken) for v in x)
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # namedtuple results

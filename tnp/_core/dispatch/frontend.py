@@ -10,7 +10,7 @@ hold for every call is decided here, once:
   where the error depends on the data, on host copies of the arguments. If NumPy accepts the call,
   the original exception propagates (a tnp bug, chained for the report). The device running out
   of memory is a MemoryError, as in NumPy.
-- **Where a call runs**: a call whose array inputs all live on the host (``placement``) runs
+- **Where a call runs**: a call whose array inputs all live on the host (``tiers``) runs
   NumPy's own function there (``host.call``); any device input runs the implementation. A
   creation routine declares its result's size (``np_doc(result_size=...)``): a large one is
   made by the implementation on the device directly.
@@ -29,7 +29,7 @@ from ..engine.jaxload import jax, loaded, JaxArray, Tracer
 import numpy as np
 
 from ..rules import dtypes, probe
-from . import host, placement
+from . import host, tiers
 from ..array.ndarray import ndarray
 
 
@@ -151,7 +151,7 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
     streams and state; ``tnp.load``...: the implementation is NumPy's call, its results placed).
     ``result_size``: a creation routine's element count from its arguments (``creation.elements``
     and its kin), so that a large result is made by ``impl`` on the device, not by NumPy on the
-    host and then copied (``placement.made_on_device``). Its ``device`` attribute: the same
+    host and then copied (``tiers.made_on_device``). Its ``device`` attribute: the same
     entry past the host-tier question, for a caller that asked it and was declined (an array
     method: ``tnp._core.methods.host_tier``), so that no call asks it twice."""
     @functools.wraps(impl)
@@ -159,12 +159,12 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
         try:
             if not host_tier:
                 return impl(*args, **kwargs)
-            ask_host = placement.routing
-            if ask_host and result_size is not None and placement.MODE == "auto":
+            ask_host = tiers.routing
+            if ask_host and result_size is not None and tiers.MODE == "auto":
                 size = _result_size(result_size, args, kwargs)
                 if size is not None:  # a creation routine: made where its size says
                     ask_host = False
-                    if not placement.made_on_device(size):
+                    if not tiers.made_on_device(size):
                         r = host.create(numpy_fn, args, kwargs)
                         if r is not host.DECLINED:
                             return r

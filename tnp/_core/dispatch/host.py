@@ -5,7 +5,7 @@ function on them, so its results, warnings, errors and scalars are NumPy's by co
 among them or the placement mode ``"auto"``; under a JAX trace never) and returns DECLINED
 otherwise. Inputs are passed as read-only NumPy arrays (root buffers, or NumPy views of them
 through a view's lenses); the tnp arrays of ``out=`` are written by NumPy in place, under their
-roots' locks (``write.writing``). Array results are placed by ``placement.new_root`` (a large
+roots' locks (``write.writing``). Array results are placed by ``tiers.new_root`` (a large
 result goes to the device); NumPy's scalars are returned as they are (the device tier's 0-d
 stand-ins exist to keep a value on the device). A call that NumPy answers with a view of an
 input, or refuses because it would write an input, is declined too: the tnp implementation runs
@@ -19,7 +19,7 @@ import re
 import numpy as np
 
 from ..engine import lenses
-from . import placement
+from . import tiers
 from ..array import write
 from ..array.ndarray import OnDevice, ndarray, numpy_value
 from ..engine.tracing import in_trace
@@ -35,7 +35,7 @@ def operands(numpy_fn, args):
     ``numpy_fn(*args)``'s result (arrays placed) when every argument is a host array (a root, or
     a view NumPy made) or a Python scalar and nothing is traced; DECLINED when a tnp array is
     not on the host (as ``call`` declines it) or the inputs broadcast to a result the placement
-    rule puts on the device (``placement.made_on_device``: the device computes it, rather than
+    rule puts on the device (``tiers.made_on_device``: the device computes it, rather than
     NumPy and then a copy); None otherwise (``call`` decides)."""
     vals = []
     shape = mixed = None  # the first array's shape; whether another's differs
@@ -65,15 +65,15 @@ def operands(numpy_fn, args):
             return None
         vals.append(b)
     # Python scalars alone run here in the mode "auto" only
-    if (shape is None and placement.MODE != "auto") or in_trace():
+    if (shape is None and tiers.MODE != "auto") or in_trace():
         return None
-    if mixed and placement.made_on_device(_result_size(numpy_fn, vals)):
+    if mixed and tiers.made_on_device(_result_size(numpy_fn, vals)):
         return DECLINED
     r = numpy_fn(*vals)
     if type(r) is np.ndarray:
-        return placement.new_root(r)
+        return tiers.new_root(r)
     if type(r) is tuple:
-        return tuple(placement.new_root(v) if type(v) is np.ndarray else v for v in r)
+        return tuple(tiers.new_root(v) if type(v) is np.ndarray else v for v in r)
     return r
 
 
@@ -88,11 +88,11 @@ def _result_size(numpy_fn, vals):
     for v in vals:
         if type(v) is np.ndarray:
             bound *= v.size
-    if 0 < bound < placement.THRESHOLD:
+    if 0 < bound < tiers.THRESHOLD:
         return bound
     if numpy_fn is np.matmul and len(vals) == 2 and type(vals[0]) is np.ndarray and vals[0].ndim:
         k = vals[0].shape[-1]  # contracted: the sizes' product counts it twice
-        if k and bound // (k * k) < placement.THRESHOLD:
+        if k and bound // (k * k) < tiers.THRESHOLD:
             return bound // (k * k)
     sig = numpy_fn.signature
     try:
@@ -175,7 +175,7 @@ def create(numpy_fn, args, kwargs):
     if in_trace():
         return DECLINED  # traced: the implementation records it
     r = numpy_fn(*args, **kwargs)
-    return placement.new_root(r) if type(r) is np.ndarray else _wrap(r, args, kwargs)
+    return tiers.new_root(r) if type(r) is np.ndarray else _wrap(r, args, kwargs)
 
 
 @functools.lru_cache(maxsize=512)
@@ -208,7 +208,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
                 hkwargs[k] = numpy_value(v, unsupported)
     except OnDevice:
         return DECLINED
-    if placement.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
+    if tiers.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
     if kwargs and kwargs.get("device", "cpu") not in ("cpu", None):
         return DECLINED  # ``device=`` a jax.Device: the device tier, whatever the mode
@@ -228,7 +228,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     if type(result) is np.ndarray:
         if _shares(result, hargs, hkwargs):  # (asarray: an input itself)
             return _shared(result, args, hargs) if unsupported else DECLINED
-        return placement.new_root(result)
+        return tiers.new_root(result)
     if isinstance(result, np.generic):
         return result
     try:
@@ -247,7 +247,7 @@ def _shared(r, args, hargs):
     for a, h in zip(args, hargs):
         if r is h and isinstance(a, ndarray):
             return a
-    return placement.new_root(r.copy(order="K"))
+    return tiers.new_root(r.copy(order="K"))
 
 
 class _View(Exception):
@@ -294,10 +294,10 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
                 raise _View
             return shared(r)
         if made is None:
-            return placement.new_root(r)
+            return tiers.new_root(r)
         t = made.get(id(r))
         if t is None:
-            t = made[id(r)] = placement.new_root(r)
+            t = made[id(r)] = tiers.new_root(r)
         return t
     made = {} if made is None else made
     if type(r) is list or type(r) is tuple:  # rebuilt only around arrays (``item`` of an
@@ -311,7 +311,7 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
 def wrap_new(r):
     """A NumPy result sharing no memory with a tnp array: an array as a new tnp array, a NumPy
     scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them)."""
-    return placement.new_root(r) if type(r) is np.ndarray else r
+    return tiers.new_root(r) if type(r) is np.ndarray else r
 
 
 def _writeable_value(o, owner):

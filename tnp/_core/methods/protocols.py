@@ -10,7 +10,7 @@ import numpy as np
 
 from ..engine import lenses
 from ..rules import dtypes
-from ..dispatch import placement
+from ..dispatch import tiers
 from ..array import indexing, roots, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
@@ -41,7 +41,7 @@ def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=
         writeable = buffer._writeable
     else:
         host = np.ndarray(shape, dtype, buffer, offset, strides, order)
-        octets = placement.new_root(np.frombuffer(buffer, np.uint8).copy(), host.dtype)
+        octets = tiers.new_root(np.frombuffer(buffer, np.uint8).copy(), host.dtype)
         writeable = host.flags.writeable
     if not octets._on_host:
         dtypes.check_supported(host.dtype)  # the device holds the bytes: as ``view``

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine import caches, lazy
 from ..rules import dtypes, probe
-from ..dispatch import frontend, host, placement
+from ..dispatch import frontend, host, tiers
 from ..array import write
 from ..numerics.fperr import check_cast as _check_cast, errcheck as _errcheck, flags as _fp_flags
 from ..array.ndarray import ndarray
@@ -50,7 +50,7 @@ def _host_tier(method):
             raise TypeError("out=... is only allowed as a keyword argument.")
         return frontend.host_or_device(getattr(self._np, method.__name__),
                                        types.MethodType(method, self), args, kwargs,
-                                       placement.routing)
+                                       tiers.routing)
     return call
 
 
@@ -118,7 +118,7 @@ class ufunc:
 
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if placement.routing:  # the host tier, for inputs on the host
+        if tiers.routing:  # the host tier, for inputs on the host
             r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
             if r is None:
                 r = override_call(self, args, kwargs)

@@ -1,4 +1,4 @@
-"""The one placement decision: whether an array's storage is a host ``numpy.ndarray`` (the host
+"""The tiers and the one placement decision: whether an array's storage is a host ``numpy.ndarray`` (the host
 tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
 
 - Dtypes XLA cannot hold (object, str, bytes, void/structured, datetime64, timedelta64, a
