@@ -375,7 +375,8 @@ def force(root, reason="read"):
         if type(b) is Node:
             if b.value is None:
                 lazygraph.flush(b.graph, reason)
-            root._buf = b = b.value
+            b = b.value
+            lazygraph.store(root, b)
         return b
 
 
@@ -384,7 +385,7 @@ def rebind(root, node):
     ``force`` stores a computed value under: the new node is never overwritten by an old value."""
     with _LOCK:
         node.root = weakref.ref(root)
-        root._buf = node
+        lazygraph.store(root, node)
 
 
 def settle(roots):

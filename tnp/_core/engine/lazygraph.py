@@ -156,8 +156,15 @@ def flush(g, reason):
         n.graph = None
         r = n.root() if n.root is not None else None
         if r is not None and r._buf is n:
-            r._buf = v
+            store(r, v)
     return True
+
+
+def store(root, buf):
+    """Assign a root's buffer: a computed value in place of its node, or a pending node (an
+    in-place write recorded lazily). The engine's one assignment of an array's storage (the
+    array layer makes every other); called under ``LOCK``."""
+    root._buf = buf
 
 
 def _executable(key, leaves):
