@@ -10,8 +10,9 @@ What it may import: ``settings``, ``rules``, ``engine`` and ``numerics``; never 
 any layer above it (``tests/test_import_graph.py``). Its NumPy face (operators, methods) is
 attached from above by ``tnp._core.methods``.
 
-**One door to storage.** Only this layer (``ndarray``, ``write``) and the engine's flush (``lazygraph.store``:
-storing a computed value into the root that holds its pending node) assign an array's buffer
+**One door to storage.** Only this layer (``ndarray``, ``write``) and the engine's flush
+(``lazygraph.store``: a computed value in place of the pending node a root holds, or a lazily
+recorded write's node) assign an array's buffer
 (``_buf``), and no module outside this layer and the engine (below it, so it cannot use the
 door: the lazy engine's node bookkeeping, ``devices.place`` keeping a result's scalar mark)
 assigns any of an ndarray's slots (``_base``, ``_lens``, ``_dyn``, ``_shape``, ``_dtype``,
