@@ -1,5 +1,7 @@
 """The host tier (``tnp._core.dispatch.tiers``, ``tnp._core.dispatch.host``): arrays whose storage is a NumPy
 array, and calls NumPy runs on them. Every result is compared with NumPy's on the same input."""
+import operator
+import re
 import threading
 import warnings
 
@@ -867,3 +869,128 @@ def test_sliding_window_view_of_a_host_array(auto, dtype):
     with pytest.raises(type(e.value)):
         actual[0, 0, 0, 0] = 1
     same(t, a)
+
+
+# ---- read-only arrays, NumPy-only views, one-shot shapes, deep blocks: as NumPy, on either tier
+def _raised(fn):
+    """The exception ``fn()`` raises (None if none)."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - compared with the other library's
+        return e
+    return None
+
+
+def _message(e):
+    """An exception's message without the addresses of objects it names."""
+    return re.sub(r" at 0x[0-9a-f]+", "", str(e))
+
+
+READ_ONLY_TARGETS = {
+    "flag": lambda m: _read_only(m.arange(6.).reshape(2, 3)),
+    "broadcast_to": lambda m: m.broadcast_to(m.arange(3.), (2, 3)),
+}
+
+
+def _read_only(a):
+    a.flags.writeable = False
+    return a
+
+
+READ_ONLY_WRITES = {
+    "iadd": lambda m, a: operator.iadd(a, 1),
+    "imul": lambda m, a: operator.imul(a, 2),
+    "add out": lambda m, a: m.add(a, 1, out=a),
+    "negative out": lambda m, a: m.negative(a, out=a),
+    "sum out": lambda m, a: m.sum(m.ones((4, 2, 3)), axis=0, out=a),
+    "fill": lambda m, a: a.fill(2),
+    "copyto": lambda m, a: m.copyto(a, 3.),
+    "put": lambda m, a: m.put(a, [0], 9.),
+    "sort": lambda m, a: a.sort(),
+    "setitem": lambda m, a: a.__setitem__(0, 5.),
+}
+
+
+@pytest.mark.parametrize("target", READ_ONLY_TARGETS.values(), ids=READ_ONLY_TARGETS.keys())
+@pytest.mark.parametrize("write", READ_ONLY_WRITES.values(), ids=READ_ONLY_WRITES.keys())
+def test_read_only_arrays_refuse_writes_as_numpy(mode, target, write):
+    """A read-only array (its flag, or a read-only view) is not written by any in-place path:
+    NumPy's exception class (and, on the host tier, its message); the array is unchanged."""
+    n, t = target(np), target(tnp)
+    before = n.copy()
+    want = _raised(lambda: write(np, n))
+    got = _raised(lambda: write(tnp, t))
+    assert want is not None and type(got) is type(want), (got, want)
+    if mode == "auto":  # NumPy ran it: its own message
+        assert str(got) == str(want)
+    same(t, n)
+    same(t, before)
+
+
+def test_host_ufunc_at_writes_through_the_write_path(mode):
+    """``ufunc.at`` (which NumPy runs without its read-only check) writes a host array under
+    the write path: the array's device copy made before is not read stale after."""
+    d = tnp.asarray(jnp.zeros(6))
+    n, t = np.arange(6.), tnp.arange(6.)
+    same(t + d, n + 0)  # (a host ``t``'s device copy made)
+    np.add.at(n, [0, 0, 2], 10.)
+    tnp.add.at(t, [0, 0, 2], 10.)
+    same(t, n)
+    same(t + d, n + 0)
+
+
+@pytest.mark.parametrize("rows", [6, 100_000])
+def test_structured_and_void_views_as_numpy(mode, rows):
+    """A structured or void view of float rows (and the unique rows found through it) is
+    NumPy's: on the host tier a view of the same bytes, on the device NumPy's view of a copy."""
+    def views(m):
+        f = m.arange(2. * rows).reshape(rows, 2) % 7
+        z = (m.arange(3 * rows).reshape(rows, 3) % 5).astype(m.int64)
+        s = f.view(dtype=[("p0", f.dtype), ("p1", f.dtype)])
+        v = m.ascontiguousarray(z).view(m.dtype((m.void, z.dtype.itemsize * z.shape[1])))
+        u, idx = m.unique(v, return_index=True)
+        return f, s, v, u, idx, z[idx]
+    want, got = views(np), views(tnp)
+    for g, w in zip(got, want):
+        same(g, w)
+    if mode == "auto" and rows < tiers.THRESHOLD:  # a host view writes through, as NumPy's
+        for f, s in (want[:2], got[:2]):
+            s["p0"][0] = 99.
+        same(got[0], want[0])
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, n: m.indices(d for d in (2, n)),
+    lambda m, n: m.indices(iter([n, 3]), sparse=True),
+    lambda m, n: m.indices((d for d in (n, 2)), dtype=np.int32),
+    lambda m, n: m.zeros(d for d in (2, n)),
+    lambda m, n: m.full((d for d in (2, n)), 1.),
+    lambda m, n: m.arange(iter([n])),
+], ids=["indices", "indices sparse", "indices dtype", "zeros", "full", "arange"])
+@pytest.mark.parametrize("n", [3, 100_000])
+def test_creation_from_an_iterator_is_numpys(mode, call, n):
+    """A shape given as an iterator (a generator) is read once, by the call: NumPy's result
+    or exception, never the empty result of an exhausted iterator."""
+    want = _raised(lambda: call(np, n))
+    if want is not None:
+        got = _raised(lambda: call(tnp, n))
+        assert type(got) is type(want) and _message(got) == _message(want), (got, want)
+        return
+    same(call(tnp, n), call(np, n))
+
+
+@pytest.mark.parametrize("n", [4, 300])
+@pytest.mark.parametrize("build", [
+    lambda m, x: m.block([[[x]]] * 2),
+    lambda m, x: m.block([[[[x, x]], [[x, x]]]]),
+    lambda m, x: m.block([[[x]], [x]]),
+], ids=["depth 3", "depth 4", "mismatched depths"])
+def test_deeply_nested_block_is_numpys(mode, build, n):
+    """``block`` of lists nested deeper than the host tier's argument conversion: NumPy's
+    result (or error) on either tier, not an endless hand-back through ``__array_function__``."""
+    want = _raised(lambda: build(np, np.eye(n)))
+    if want is not None:
+        got = _raised(lambda: build(tnp, tnp.eye(n)))
+        assert type(got) is type(want) and _message(got) == _message(want), (got, want)
+        return
+    same(build(tnp, tnp.eye(n)), build(np, np.eye(n)))

@@ -20,7 +20,7 @@ from numpy.lib._arraypad_impl import _as_pairs
 from .._core.rules import dtypes, probe
 from .._core.array import flags, write
 from .._core.numerics.casting import cast, numpy_cast
-from .._core.array.ndarray import ndarray
+from .._core.array.ndarray import ndarray, numpy_value
 from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
                                         normalize_axis, single_out, to_jax)
 from .._core.dispatch.np_doc import np_doc
@@ -182,7 +182,16 @@ def _np_block(arrays):
     return np.block(_block_arg(arrays))
 
 
-@np_doc(np.block, notes="Checked by NumPy on bool placeholders (cached by shapes).")
+def _host_block(arrays):
+    """NumPy's ``block`` as the host tier runs it: on every leaf's host value, at any depth
+    (``host.call`` converts two levels; a tnp array left deeper would send NumPy's call back
+    to tnp's ``block`` through ``__array_function__``, endlessly); a device leaf raises
+    ``OnDevice``, which declines the call."""
+    return np.block(_map_leaves(arrays, numpy_value))
+
+
+@np_doc(np.block, notes="Checked by NumPy on bool placeholders (cached by shapes).",
+        host_fn=_host_block)
 def block(arrays):
     arrays = _map_leaves(arrays, asarray)
     probe.call(_np_block, _block_specs(arrays))  # builds a bool result once per shapes

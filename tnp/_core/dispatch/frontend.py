@@ -21,6 +21,7 @@ which ask the host tier first and NumPy for the error of a failing call the same
 registered with ``np_doc`` (``vectorize``, ``ndindex``, ...) are not wrapped: an entry function
 would break ``isinstance`` and subclassing; their methods call entries.
 """
+from collections.abc import Iterator
 import functools
 import os
 import types
@@ -106,7 +107,12 @@ def numpy_exception(numpy_fn, args, kwargs):
 
 def _result_size(result_size, args, kwargs):
     """A creation call's element count from its arguments (``result_size``), None where unknown
-    (then NumPy decides, and a bad argument gets NumPy's error)."""
+    (then NumPy decides, and a bad argument gets NumPy's error). An iterator among them (a
+    generator as ``indices``' shape) is not read: that would consume the caller's argument,
+    which the call itself then reads; its size is unknown."""
+    if any(isinstance(a, Iterator) for a in args) or any(
+            isinstance(v, Iterator) for v in kwargs.values()):
+        return None
     try:
         return result_size(*args, **kwargs)
     except (TypeError, ValueError, OverflowError):
@@ -145,7 +151,7 @@ def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
     return device_or_numpy(numpy_fn, impl, args, kwargs)
 
 
-def entry(impl, numpy_fn, host_tier=True, result_size=None):
+def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
     """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
     ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
     streams and state; ``tnp.load``...: the implementation is NumPy's call, its results placed).
@@ -153,7 +159,12 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
     and its kin), so that a large result is made by ``impl`` on the device, not by NumPy on the
     host and then copied (``tiers.made_on_device``). Its ``device`` attribute: the same
     entry past the host-tier question, for a caller that asked it and was declined (an array
-    method: ``tnp._core.methods.host_tier``), so that no call asks it twice."""
+    method: ``tnp._core.methods.host_tier``), so that no call asks it twice. ``host_fn``: what
+    the host runs in ``numpy_fn``'s place, for arguments ``host.call`` does not convert whole
+    (``block``'s lists nested deeper than ``numpy_value`` reads, in which NumPy would find tnp
+    arrays and hand the call back to this entry)."""
+    host_fn = host_fn or numpy_fn
+
     @functools.wraps(impl)
     def call(*args, **kwargs):
         try:
@@ -165,10 +176,10 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
                 if size is not None:  # a creation routine: made where its size says
                     ask_host = False
                     if not tiers.made_on_device(size):
-                        r = host.create(numpy_fn, args, kwargs)
+                        r = host.create(host_fn, args, kwargs)
                         if r is not host.DECLINED:
                             return r
-            return host_or_device(numpy_fn, impl, args, kwargs, ask_host)
+            return host_or_device(host_fn, impl, args, kwargs, ask_host)
         except Exception as e:
             numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:
@@ -180,7 +191,7 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None):
         try:
             if not host_tier:
                 return impl(*args, **kwargs)
-            return device_or_numpy(numpy_fn, impl, args, kwargs)
+            return device_or_numpy(host_fn, impl, args, kwargs)
         except Exception as e:
             numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:

@@ -218,12 +218,14 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     try:
         if out is not None:
             return _run_writing(numpy_fn, hargs, hkwargs, out, unsupported)
+        if _is_ufunc_at(numpy_fn):
+            return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)
         result = numpy_fn(*hargs, **hkwargs)
     except OnDevice:  # a device array as ``out``
         return DECLINED
     except ValueError as e:
-        if "read-only" in str(e):  # NumPy writes an input: it does so under the write path
-            return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)
+        if out is None and "read-only" in str(e):  # NumPy writes an input: it does so under
+            return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)  # the write path
         raise
     if type(result) is np.ndarray:
         if _shares(result, hargs, hkwargs):  # (asarray: an input itself)
@@ -315,8 +317,16 @@ def wrap_new(r):
 
 
 def _writeable_value(o, owner):
-    """The tnp ``out`` array ``o`` as NumPy writes it: its root's own array, or a view of it."""
-    return owner if o._base is None else lenses.host_get(*o._chain(), owner)
+    """The tnp array ``o`` as NumPy writes it (an ``out=``, or the input an in-place routine
+    writes): its root's own array, or a view of it; read-only where ``o`` is (its flag, or a
+    read-only view such as ``broadcast_to``'s), so that NumPy refuses the write with its own
+    error, as it does for a read-only array of its own."""
+    v = owner if o._base is None else lenses.host_get(*o._chain(), owner)
+    if o._writeable:
+        return v
+    v = v.view()
+    v.flags.writeable = False
+    return v
 
 
 def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
@@ -330,6 +340,14 @@ def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
         if o is not None:
             write.assign(o, h)
     return _written(outs, result)
+
+
+def _is_ufunc_at(numpy_fn):
+    """Whether ``numpy_fn`` is a ufunc's ``at``: it writes its first argument without NumPy's
+    read-only check (NumPy writes even a read-only array), so that refusal cannot send it to
+    the write path as it does the other in-place routines: it goes there from the start."""
+    return getattr(numpy_fn, "__name__", None) == "at" and type(
+        getattr(numpy_fn, "__self__", None)) is np.ufunc
 
 
 def _run_writing_inputs(numpy_fn, args, hargs, hkwargs):

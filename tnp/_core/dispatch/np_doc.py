@@ -76,14 +76,15 @@ def numpy_signature(fn):
 
 
 def np_doc(numpy_obj, *, namespace="main", name=None, notes=None, host_tier=True,
-           result_size=None):
-    """Register ``fn`` as tnp's ``numpy_obj``; ``host_tier`` and ``result_size``: see
-    ``frontend.entry`` (the ``tnp.random`` namespace never runs on the host tier)."""
+           result_size=None, host_fn=None):
+    """Register ``fn`` as tnp's ``numpy_obj``; ``host_tier``, ``result_size`` and ``host_fn``:
+    see ``frontend.entry`` (the ``tnp.random`` namespace never runs on the host tier)."""
     name = name or getattr(numpy_obj, "__name__", None)
 
     def deco(fn):
         if isinstance(fn, types.FunctionType):  # classes and ufunc objects: see frontend
-            fn = frontend.entry(fn, numpy_obj, host_tier and namespace != "random", result_size)
+            fn = frontend.entry(fn, numpy_obj, host_tier and namespace != "random", result_size,
+                                host_fn)
         doc = getattr(numpy_obj, "__doc__", None) or ""
         extra = "\n\n    tnp: runs on JAX/XLA; returns tnp arrays (0-d arrays where NumPy returns scalars)."
         if notes:

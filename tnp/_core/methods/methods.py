@@ -14,6 +14,7 @@ from ..rules import dtypes, probe
 from ..array import storage, write
 from ..array.flags import copy_order, lay_out, numpy_layout
 from ..array.ndarray import ndarray
+from ..dispatch.frontend import device_or_numpy
 from . import host_tier
 from .routines import DELEGATED, past_host, tnp
 from .subclasses import as_type_of, finalize
@@ -101,13 +102,26 @@ def view(self, dtype=None, type=None):
         raise ValueError("Type must be a sub-type of ndarray type")
     if dtype is None or np.dtype(dtype) == self._dtype:
         v = self._view(("reshape", (self._shape, self._shape)), (), self._shape, cls=type)
-    else:
-        target = dtypes.canonical(dtype)
-        shape = numpy_layout(self).view(target).shape  # NumPy's shape and errors
-        v = self._view(("bitcast", (target, shape)), (), shape, target, cls=type)
+    else:  # a device array seen as a NumPy-only dtype: NumPy's view of its host copy
+        v = device_or_numpy(np.ndarray.view, functools.partial(_bytes_view, cls=type),
+                            (self, dtype), {})
     if type is not None:
         finalize(v, self)
     return v
+
+
+def _bytes_view(a, dtype, cls=None):
+    """The view of ``a``'s bytes as ``dtype``, through the bitcast lens. Where ``a``'s root is
+    on the host tier, ``dtype`` may be any NumPy dtype (a structured or void view of float
+    rows, to find unique rows: NumPy reads the bytes there); on the device, one XLA holds
+    (``dtypes.canonical``, else ``UnsupportedDtype``)."""
+    if type(a._root._buf) is np.ndarray:
+        dt = np.dtype(dtype)
+        target = dtypes.CANONICAL.get(dt, dt)
+    else:
+        target = dtypes.canonical(dtype)
+    shape = numpy_layout(a).view(target).shape  # NumPy's shape and errors
+    return a._view(("bitcast", (target, shape)), (), shape, target, cls=cls)
 
 
 @_on_host_tier
