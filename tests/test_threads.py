@@ -2,6 +2,7 @@
 reader never fails because of a concurrent writer (issue 21). Each program runs under NumPy and
 under tnp; the results must be equal and no thread may raise. A tiny switch interval makes the
 threads interleave between every few bytecodes (see tnp/_core/write.py for the locking)."""
+import contextlib
 import sys
 import threading
 
@@ -211,3 +212,104 @@ def test_held_buffer_is_not_donated():
     a[1] = 2.0
     assert not held.is_deleted()
     assert numpy.asarray(held)[:2].tolist() == [1.0, 0.0]
+
+
+# ---- readers of views and methods against writers (issue 37) ---------------------------------
+# Every write only raises values: a slice writer (``x[0] = i; x[1:3] += 1``), a fancy-index
+# writer (``x[[4, 7, 10]] = i``) and a whole-array ``y += 1``, one writer thread per region. So
+# each value a reader sees is one some write produced: whole numbers in [0, n] per element of a
+# region (0 elsewhere), which never decrease for one reader, and at the end every write is kept.
+# (NumPy does not make ``x[1:3] += 1`` atomic for a reader: only what it guarantees is checked.)
+_WRITTEN = (0, 1, 2, 4, 7, 10)  # the elements of ``x`` the writers raise (to n); others stay 0
+
+
+def _reads(np, x, y):
+    """Each read in the order it is made, as (how its values combine the elements: "each",
+    "sum" or "max"; the elements of ``x`` or ``y`` it read; the values it saw)."""
+    row = numpy.asarray
+    x_ = lambda *idx: tuple(("x", i) for i in idx)  # noqa: E731
+    yield "each", x_(0, 1, 2), eval(repr(x[:3]), {"array": numpy.array})  # noqa: S307
+    yield "each", x_(10), [float(x[10:20][0])]
+    yield "sum", x_(*range(2, 8)), float(x[2:8].sum())
+    yield "each", x_(*range(0, 16, 2)), row(x[::2].copy())
+    yield "each", x_(*range(5, 9)), row(np.asarray(x[5:9]))
+    yield "each", x_(*range(4)), [float(v) for v in x[:4]]
+    yield "sum", tuple(("y", i) for i in range(2, 6)), float(y[2:6].sum())
+    yield "max", x_(*range(16)), float(x.max())
+
+
+def _check_read(how, elements, values, n, seen):
+    """What is wrong with one read (None if nothing): each value whole, at most what the
+    writers make of its elements (``n`` for a written one, else 0), and no smaller than the
+    values ``seen`` before for them (values only rise); ``seen`` is updated."""
+    top = {e: n if e[0] == "y" or e[1] in _WRITTEN else 0 for e in elements}
+    if how == "each":
+        pairs = list(zip(elements, map(float, values)))
+        for e, v in pairs:
+            if not (seen.get(e, 0) <= v <= top[e] and v == int(v)):
+                return f"read {e}: {v} (seen before: {seen.get(e, 0)})"
+        seen.update(pairs)
+        return None
+    combine = sum if how == "sum" else max
+    low, high = combine(seen.get(e, 0) for e in elements), combine(top.values())
+    if not (low <= values <= high and values == int(values)):
+        return f"{how} of {elements}: {values} (at least {low}, at most {high})"
+    return None
+
+
+def _views_against_writers(np, n, device):
+    with tnp_ext.placement("device") if device else contextlib.nullcontext():
+        x, y = np.zeros(16), np.zeros(8)
+    writing = threading.Barrier(3)  # the two writers and ``stopper``, which ends the readers
+    stop = threading.Event()
+    bad = []
+
+    def reader():
+        seen = {}  # element -> the value last seen
+        while True:
+            last = stop.is_set()  # (a last round after the writers' end)
+            for how, elements, values in _reads(np, x, y):
+                wrong = _check_read(how, elements, values, n, seen)
+                if wrong:
+                    bad.append(wrong)
+            if last:
+                return
+
+    def work(k):
+        if k >= 2:
+            return reader()
+        for i in range(1, n + 1):
+            if k == 0:
+                x[0] = i
+                x[1:3] += 1
+            else:
+                x[[4, 7, 10]] = i
+                z = y  # the same array: ``z += 1`` rebinds only the local name
+                z += 1
+        writing.wait()
+
+    def stopper():
+        writing.wait()
+        stop.set()
+    ender = threading.Thread(target=stopper)
+    ender.start()
+    errors = _run_threads(work)
+    ender.join()
+    want = numpy.zeros(16)
+    want[list(_WRITTEN)] = n
+    if numpy.asarray(x).tolist() != want.tolist() or numpy.asarray(y).tolist() != [n] * 8:
+        errors.append(f"lost writes: {numpy.asarray(x)}, {numpy.asarray(y)}")
+    return numpy.concatenate([numpy.asarray(x), numpy.asarray(y)]), errors + bad[:3]
+
+
+@pytest.mark.parametrize("device", [False, True], ids=["host", "device"])
+def test_readers_of_views_against_writers(device):
+    for _ in range(3):
+        _same(_views_against_writers, 150, device)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("device", [False, True], ids=["host", "device"])
+def test_readers_of_views_against_writers_deep(device):
+    for _ in range(50):
+        _same(_views_against_writers, 1000, device)

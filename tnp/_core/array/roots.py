@@ -29,16 +29,24 @@ def lock_of(root):
 
 
 def buffer(root):
-    """A reader's ``root._buf``: the fast path of ``ndarray._value`` handles concrete arrays;
-    here a pending value (``lazy``) is computed, and a buffer being written (or swapped for
-    tracers by another thread) is waited for."""
+    """A reader's ``root._buf`` when the one it loaded was not a concrete array (the fast path
+    of ``ndarray._value`` and the other readers use a concrete ``jax.Array`` loaded once). A
+    pending value (``lazy``) is computed; a buffer being written (``BUSY``, or swapped for
+    tracers by another thread) is waited for, under the root's lock, and read again: a write
+    may leave a pending node (``a += b`` recorded lazily), and a node computed outside the lock
+    may be taken by a writer (``BUSY``) before it is returned. A pending value is computed
+    without the root's lock: a writer holding its own root's lock may read this root. A host
+    root's buffer (``numpy.ndarray``) is returned as it is."""
     b = root._buf
-    if type(b) is ArrayImpl:
-        return b
-    if type(b) is lazy.Node:
-        return lazy.force(root)
     lock = lock_of(root)
-    if lock._is_owned():  # this thread's own trace (tracers) or write
-        return b
-    with lock:
-        return root._buf
+    while type(b) is not ArrayImpl:
+        if type(b) is lazy.Node:
+            b = lazy.force(root)
+        elif lock._is_owned():  # this thread's own trace (tracers) or write
+            return b
+        else:
+            with lock:
+                b = root._buf
+            if type(b) is not lazy.Node:
+                return b
+    return b

@@ -22,11 +22,18 @@ value):
   buffer before the swap holds a reference, so the count shows it and the buffer is copied,
   not donated; a reader that comes after the swap sees ``BUSY`` and waits for the lock
   (``buffer``), then takes the new buffer. So no buffer another thread holds is donated.
-- Readers take no lock on the fast path: ``ndarray._value`` loads ``root._buf`` and uses it
-  when it is a concrete ``jax.Array``; anything else (``BUSY``, or a tracer that another
-  thread's ``tnp_ext.jit``/optimizer trace swapped in with ``swap``) goes to ``buffer``, which
-  waits for the lock unless this thread holds it (its own trace). A view reads its root's
+- Readers take no lock on the fast path: ``ndarray._value`` (and every reader of a device
+  root: views, their lenses, elements, ``__array__``, printing, methods) loads ``root._buf``
+  once and uses it when it is a concrete ``jax.Array``; anything else (``BUSY``, a pending
+  node, or a tracer that another thread's ``tnp_ext.jit``/optimizer trace swapped in with
+  ``swap``) goes to ``roots.buffer``, which computes a node and waits for the lock (unless this
+  thread holds it: its own trace) until it reads a concrete buffer. A view reads its root's
   version before its buffer, so its cache is never labelled newer than its value.
+- Host-tier readers take no lock either (a lock would double the cost of ``a[3]``): a host
+  write is one NumPy call on the root's own array under the lock, which a reader sees whole
+  or not at all wherever NumPy runs it holding the GIL: NumPy's own guarantee, with its limit
+  (a large copy or loop that releases the GIL can be seen midway, as in NumPy). A host root's
+  device copy and snapshot read its version before its data, as a view does.
 - ``tnp_ext`` swaps root buffers (tracers while tracing) and writes compiled results back only
   through ``hold``, ``swap``, ``claim``, ``commit`` and ``unclaim`` below, under the roots' locks
   (taken in one global order).

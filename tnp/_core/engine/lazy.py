@@ -229,7 +229,8 @@ def bound(root):
     same way: the device, idle, computes it while the program records the rest
     (``lazygraph.flush`` declines it when its computation recomputes values its outputs share).
     Returns the root."""
-    g = root._buf.graph
+    b = root._buf
+    g = b.graph if type(b) is Node else None  # (a reader in another thread may have forced it)
     if g is not None:
         n = len(g.nodes)
         if g.bytes >= BYTES:

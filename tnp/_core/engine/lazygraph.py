@@ -135,8 +135,9 @@ def flush(g, reason):
     (``_outputs``: a root, a caller, the node read among them). An early flush is declined
     (returns False; the graph records on, due no more) when its computation recomputes values
     its outputs share (``_compiled``): the graph is computed whole later."""
-    outs = _outputs(g)
-    donate = _donations(g, outs)
+    held = _outputs(g)
+    outs = tuple(held)
+    donate = _donations(g, held)
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
     traced = type(tracing.current_trace()) is not _jcore.EvalTrace
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
@@ -149,9 +150,7 @@ def flush(g, reason):
     if reason in _WAITS:
         early[0] = True
     syncs.note_flush(reason)
-    nodes = g.nodes
-    for i, v in zip(outs, results):
-        n = nodes[i]()
+    for n, v in zip(held.values(), results):
         n.value = v
         n.graph = None
         r = n.root() if n.root is not None else None
@@ -213,12 +212,18 @@ def _flops(stage):
 
 
 def _outputs(g):
-    """The positions of the graph's nodes that something outside the graph holds (a root, a
-    caller about to use the node, a node being recorded reading it): every node still alive,
-    since the graph holds its nodes weakly and no node holds another."""
-    return tuple(i for i, r in enumerate(g.nodes) if r() is not None)
+    """The graph's nodes that something outside the graph holds (a root, a caller about to use
+    the node, a node being recorded reading it): every node still alive, since the graph holds
+    its nodes weakly and no node holds another; by position, held here until the flush gives
+    them their values (another thread may drop its own meanwhile)."""
+    held = {}
+    for i, r in enumerate(g.nodes):
+        n = r()
+        if n is not None:
+            held[i] = n
+    return held
 
-def _donations(g, outs):
+def _donations(g, held):
     """The array leaves the flush may donate: held by the graph alone (no root, view, user,
     computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
     reference and its own argument's), each matched to an output of its shape and dtype that
@@ -229,8 +234,7 @@ def _donations(g, outs):
     if not candidates:
         return ()
     free = {}
-    for i in outs:
-        n = g.nodes[i]()
+    for n in held.values():
         s = (n.shape, n.dtype)
         free[s] = free.get(s, 0) + 1
     donate = []
