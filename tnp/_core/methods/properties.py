@@ -137,16 +137,19 @@ def _memory(self):
 
 
 def _array_interface(self):
-    """NumPy's ``__array_interface__`` of the memory (``_memory``), read-only exactly where the
-    tnp array is (``flags.writeable``; the buffer tnp holds is a read-only view of it)."""
+    """NumPy's ``__array_interface__`` of the memory (``_memory``), read-only as the buffer tnp
+    holds is: only tnp's write path writes a host array (under its lock, moving its version on,
+    which the device copy and the views' caches follow), so NumPy's arrays made through it
+    (``numpy.asarray(a)``) share the memory and see tnp's writes but cannot write it."""
     face = dict(_memory(self).__array_interface__)
-    face["data"] = (face["data"][0], not self._writeable)
+    face["data"] = (face["data"][0], True)
     return face
 
 
 def _ctypes(self):
     """NumPy's ``_ctypes`` object of the memory (``_memory``): ``data``, ``shape``,
-    ``strides``, ``data_as``. As in NumPy, its pointer is writable whatever the flags."""
+    ``strides``, ``data_as``. A raw pointer: C code writing through it bypasses the write path
+    (README's diff-memory)."""
     return _memory(self).ctypes
 
 
@@ -161,8 +164,9 @@ class _Interface:
 
 
 def __buffer__(self, flags):
-    """PEP 688's buffer export (Python 3.12+): the memory (``_memory``), writable where the
-    tnp array is; a device-tier array's is a BufferError (``_memory``'s reason)."""
+    """PEP 688's buffer export (Python 3.12+): the memory (``_memory``), read-only as
+    ``__array_interface__`` says; a device-tier array's is a BufferError (``_memory``'s
+    reason)."""
     try:
         return memoryview(np.asarray(_Interface(self)))
     except AttributeError as e:
