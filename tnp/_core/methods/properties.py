@@ -1,11 +1,17 @@
 """The array's NumPy-facing properties: ``shape`` (settable, in place), ``strides``, ``T``,
-``mT``, ``real`` and ``imag`` (views, settable), ``flags`` and ``flat``."""
+``mT``, ``real`` and ``imag`` (views, settable), ``flags`` and ``flat``; the memory interfaces
+``__array_interface__``, ``ctypes`` and (Python 3.12+) ``__buffer__`` of a host-tier array
+(README's diff-memory)."""
 import functools
+import sys
+import weakref
 
-from ..engine.jaxload import jit, jnp
+from ..engine.jaxload import jit, jnp, Tracer
 import numpy as np
 
+from ..engine import tracing
 from ..rules import probe
+from ..rules.errors import TnpTracingError
 from ..array import storage, write
 from ..array.flags import Flags, FlatIter, numpy_layout
 from ..array.ndarray import ndarray
@@ -88,6 +94,89 @@ ndarray.real = property(_real, _set_real)
 ndarray.imag = property(_imag, _set_imag)
 ndarray.flags = property(_flags)
 ndarray.flat = property(_flat, _set_flat)
+
+
+# ---- memory: the NumPy memory a host-tier array is -------------------------------------------
+# The owners of memory whose address was handed out, kept while their root lives: the address
+# stays valid when the root's buffer is replaced (a traced write moves a host root to the
+# device), as a NumPy array's memory lives as long as the array. Keyed by the root's id (an
+# ndarray is unhashable), weakly.
+_HELD = {}
+
+
+def _hold(root, owner):
+    """Keep ``owner`` (a NumPy array) alive while ``root`` lives."""
+    key = id(root)
+    entry = _HELD.get(key)
+    if entry is None or entry[0]() is not root:
+        entry = _HELD[key] = (weakref.ref(root, lambda _, k=key: _HELD.pop(k, None)), [])
+    if all(o is not owner for o in entry[1]):
+        entry[1].append(owner)
+
+
+def _memory(self):
+    """The NumPy array of the memory this array is: a host-tier root's buffer, or NumPy's view
+    of it for a view (so a view's address is its offset in its root's memory, as in NumPy).
+    A device-tier array has none: its memory is XLA's, never written behind tnp's back, so the
+    error is an AttributeError, and NumPy's conversion falls back to ``__array__`` (a copy)."""
+    root = self._root
+    buf = root._buf
+    if type(buf) is not np.ndarray:
+        if tracing.in_trace() and isinstance(self._value, Tracer):
+            raise TnpTracingError(
+                "a tnp array traced by JAX (jit/vmap/grad) has no memory address; read "
+                "addresses outside the traced function")
+        raise AttributeError(
+            "a device-tier tnp array has no NumPy memory (its buffer is XLA's): "
+            "__array_interface__, ctypes and the buffer protocol are a host-tier array's; "
+            "numpy.asarray(a) is a host copy, or make the array on the host "
+            "(tnp_ext.placement('auto'), README's diff-memory)")
+    mem = self._host()
+    _hold(root, mem if mem.base is None else mem.base)  # NumPy's base: the owner, one a root
+    return mem
+
+
+def _array_interface(self):
+    """NumPy's ``__array_interface__`` of the memory (``_memory``), read-only as the buffer tnp
+    holds is: only tnp's write path writes a host array (under its lock, moving its version on,
+    which the device copy and the views' caches follow), so NumPy's arrays made through it
+    (``numpy.asarray(a)``) share the memory and see tnp's writes but cannot write it."""
+    face = dict(_memory(self).__array_interface__)
+    face["data"] = (face["data"][0], True)
+    return face
+
+
+def _ctypes(self):
+    """NumPy's ``_ctypes`` object of the memory (``_memory``): ``data``, ``shape``,
+    ``strides``, ``data_as``. A raw pointer: C code writing through it bypasses the write path
+    (README's diff-memory)."""
+    return _memory(self).ctypes
+
+
+class _Interface:
+    """What NumPy converts through ``__array_interface__`` alone (``__buffer__``: the tnp
+    array itself would be asked for its buffer again); holds the tnp array, so its memory."""
+    __slots__ = ("__array_interface__", "_array")
+
+    def __init__(self, array):
+        self.__array_interface__ = _array_interface(array)
+        self._array = array
+
+
+def __buffer__(self, flags):
+    """PEP 688's buffer export (Python 3.12+): the memory (``_memory``), read-only as
+    ``__array_interface__`` says; a device-tier array's is a BufferError (``_memory``'s
+    reason)."""
+    try:
+        return memoryview(np.asarray(_Interface(self)))
+    except AttributeError as e:
+        raise BufferError(str(e)) from None
+
+
+ndarray.__array_interface__ = property(_array_interface)
+ndarray.ctypes = property(_ctypes)
+if sys.version_info >= (3, 12):  # a Python class exports a buffer from 3.12 on (PEP 688)
+    ndarray.__buffer__ = __buffer__
 
 
 @functools.partial(jit, static_argnums=1)
