@@ -37,7 +37,7 @@ def _check_artefacts(dist):
     assert len(wheels) == 1 and len(sdists) == 1, names
     with zipfile.ZipFile(dist / wheels[0]) as z:
         files = z.namelist()
-    for module in ("tnp/__init__.py", "tnp/_core/ndarray.py", "tnp/linalg/__init__.py",
+    for module in ("tnp/__init__.py", "tnp/_core/array/ndarray.py", "tnp/linalg/__init__.py",
                    "tnp_ext/__init__.py", "tnp_ext/optimizers/__init__.py"):
         assert module in files, module
     assert not any(f.startswith(("tests/", "conformance_tests/", "benchmarks/")) for f in files)
