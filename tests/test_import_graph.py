@@ -1,5 +1,7 @@
-"""The import structure of ``tnp`` and ``tnp_ext``: no cycles, and ``tnp._core`` never imports
-from ``tnp._routines`` (the array's machinery sits below the NumPy namespace built on it).
+"""The import structure of ``tnp`` and ``tnp_ext``: no cycles; ``tnp._core``'s layers and tnp's
+packages import downward only (``tnp/_core/__init__.py``); no tnp module found by name at run
+time in ``tnp._core``; ``tnp_ext`` through ``tnp._core.api`` alone; an array's storage assigned
+only through the door (``tnp/_core/array/__init__.py``).
 
 The graph is read from the source with ``ast``: every ``import`` and ``from ... import``, at
 module level or inside a function, is an edge (an import inside a function is a cycle deferred,

@@ -223,6 +223,7 @@ def _outputs(g):
             held[i] = n
     return held
 
+
 def _donations(g, held):
     """The array leaves the flush may donate: held by the graph alone (no root, view, user,
     computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
