@@ -174,3 +174,14 @@ def test_no_buffer_protocol_before_python_312():
     """Python 3.11 gives a Python class no way to export a buffer: NumPy's TypeError."""
     with pytest.raises(TypeError, match="bytes-like object is required"):
         memoryview(tnp.arange(3.0))
+
+
+@pytest.mark.parametrize("dt", [np.dtype({"names": [""], "formats": ["V4"]}),
+                                np.dtype([("x", "i4"), ("y", "f8")]), np.dtype(">f4")],
+                         ids=str)
+def test_numpy_conversion_keeps_the_dtype(dt):
+    """``numpy.asarray`` keeps a dtype the interface cannot spell (an unnamed field reads back
+    as plain void): such an array offers no interface, and NumPy converts through
+    ``__array__``."""
+    a, e = tnp.zeros(3, dtype=dt), np.zeros(3, dtype=dt)
+    assert np.asarray(a).dtype == np.asarray(e).dtype

@@ -136,12 +136,27 @@ def _memory(self):
     return mem
 
 
+def _spelled(face):
+    """The dtype NumPy reads back from an ``__array_interface__`` (``descr`` where it says more
+    than ``typestr``)."""
+    descr = face.get("descr")
+    if not descr or descr == [("", face["typestr"])]:
+        return np.dtype(face["typestr"])
+    return np.dtype(descr)
+
+
 def _array_interface(self):
     """NumPy's ``__array_interface__`` of the memory (``_memory``), read-only as the buffer tnp
     holds is: only tnp's write path writes a host array (under its lock, moving its version on,
     which the device copy and the views' caches follow), so NumPy's arrays made through it
     (``numpy.asarray(a)``) share the memory and see tnp's writes but cannot write it."""
-    face = dict(_memory(self).__array_interface__)
+    mem = _memory(self)
+    face = dict(mem.__array_interface__)
+    if _spelled(face) != mem.dtype:
+        # a dtype the interface cannot spell (a structured one with an unnamed field reads back
+        # as plain void, a user dtype as bytes): no interface, so NumPy converts through
+        # ``__array__``, keeping the dtype
+        raise AttributeError(f"__array_interface__ cannot describe the dtype {mem.dtype}")
     face["data"] = (face["data"][0], True)
     return face
 
