@@ -81,33 +81,52 @@ def reduce_body(uf, static, x, where):
 
 
 def _accumulate_body(uf, static, x):
+    """``uf.accumulate`` along ``ax`` in ``dt`` (inside a kernel), in NumPy's order (a left
+    fold, rounded at every step) wherever the order can change the answer and the cost allows."""
     ax, dt, include_initial = static
     x = _cast_in(x, dt)
     name = uf.__name__
-    if name in ("add", "multiply") and dt.kind != "c" and dt != np.float16:
-        # XLA's cumulative sum/product (complex ones stay sequential below, so that signed zeros
-        # come out as NumPy's; float16 ones too, rounded at every step as NumPy's). XLA's sum
-        # starts from +0: in NumPy's order a prefix of -0.0s sums to -0.0.
-        r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
-        if name == "add" and dt.kind == "f" and x.shape[ax]:
-            r = lax.cond(_any_neg_zero(jnp.take(x, 0, axis=ax)),
-                         functools.partial(_leading_neg_zeros, ax=ax), lambda x, r: r, x, r)
+    if name in ("add", "multiply") and dt.kind in "biu":  # (any order gives NumPy's answer)
+        r = _xla_cumulative(name, dt, ax, x)
+    elif name in ("add", "multiply") and dt.kind == "f" and dt != np.float16:
+        # NumPy's float sums and products accumulate in sequence. On CPU the sequential scan
+        # gives NumPy's bits and costs no more than XLA's parallel scan (README,
+        # diff-accumulation); on a GPU or TPU a loop of n steps costs seconds, so XLA's scan
+        # stays there, within the error bound the README states.
+        r = lax.platform_dependent(
+            x, cpu=functools.partial(_sequential_accumulate, uf, dt, ax),
+            default=functools.partial(_xla_cumulative, name, dt, ax))
     elif dt.kind in "biu" and (name in _TREE_REDUCE or name in ("maximum", "minimum")):
         r = lax.associative_scan(lambda p, q: numpy_cast(uf._impl(p, q), dt), x, axis=ax)
-    elif x.shape[ax] == 0:
-        r = x
-    else:
-        xm = jnp.moveaxis(x, ax, 0)
-
-        def step(c, v):
-            new = numpy_cast(uf._impl(c, v), dt)
-            return new, new
-        _, ys = lax.scan(step, xm[0], xm[1:])
-        r = jnp.moveaxis(jnp.concatenate([xm[:1], ys]), 0, ax)
+    else:  # (complex sums keep NumPy's signed zeros; float16 rounds at every step as NumPy)
+        r = _sequential_accumulate(uf, dt, ax, x)
     if include_initial:
         shape = list(r.shape)
         shape[ax] = 1
         r = jnp.concatenate([jnp.full(shape, uf.identity, dt), r], axis=ax)
+    return r
+
+
+def _sequential_accumulate(uf, dt, ax, x):
+    """The left fold of ``uf`` along ``ax`` with every partial result: NumPy's own order."""
+    if x.shape[ax] == 0:
+        return x
+    xm = jnp.moveaxis(x, ax, 0)
+
+    def step(c, v):
+        new = numpy_cast(uf._impl(c, v), dt)
+        return new, new
+    _, ys = lax.scan(step, xm[0], xm[1:])
+    return jnp.moveaxis(jnp.concatenate([xm[:1], ys]), 0, ax)
+
+
+def _xla_cumulative(name, dt, ax, x):
+    """XLA's cumulative sum or product (a parallel scan: another order than NumPy's). XLA's sum
+    starts from +0: in NumPy's order a prefix of -0.0s sums to -0.0, which is put back."""
+    r = (jnp.cumsum if name == "add" else jnp.cumprod)(x, axis=ax, dtype=dt)
+    if name == "add" and dt.kind == "f" and x.shape[ax]:
+        r = lax.cond(_any_neg_zero(jnp.take(x, 0, axis=ax)),
+                     functools.partial(_leading_neg_zeros, ax=ax), lambda x, r: r, x, r)
     return r
 
 
