@@ -9,7 +9,6 @@ values); its NumPy face (indexing, operators, methods) is attached from above by
 ``tnp._core.methods``, so that the write path and indexing can build on this class.
 """
 import math
-import operator
 
 from ..engine.jaxload import jax, on_load, ArrayImpl as _ArrayImpl, JaxArray
 import numpy as np
@@ -295,22 +294,24 @@ class ndarray:
         syncs.record("scalar", self)
         return np.asarray(self._value)
 
+    def _number(self):
+        """The single element on the host (a sync), as NumPy converts it: a stand-in for a
+        NumPy scalar as that scalar (``float()`` of a complex scalar warns and drops the
+        imaginary part, of a complex array raises), else as a NumPy array."""
+        host = self._scalar_host()
+        return host[()] if self._scalar else host
+
     def __bool__(self):
-        return bool(self._scalar_host())
+        return bool(self._number())
 
     def __int__(self):
-        return int(self._scalar_host())
+        return int(self._number())
 
     def __float__(self):
-        return float(self._scalar_host())
+        return float(self._number())
 
     def __complex__(self):
-        return complex(self._scalar_host())
-
-    def __index__(self):
-        if self._dtype.kind not in "iub" or self._dtype.kind == "b":
-            raise TypeError("only integer scalar arrays can be converted to a scalar index")
-        return operator.index(self._scalar_host())
+        return complex(self._number())
 
     def __format__(self, spec):
         if self.ndim == 0:
@@ -366,16 +367,6 @@ class ndarray:
     def __dlpack_device__(self):
         return self._host().__dlpack_device__() if self._on_host else (
             self._value.__dlpack_device__())
-
-
-
-    def __copy__(self):
-        return self.copy()
-
-    def __deepcopy__(self, memo):
-        return self.copy()
-
-
 
     # ---- methods with their own signatures (others are generated below) -------------------
 

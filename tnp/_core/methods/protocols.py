@@ -1,8 +1,11 @@
 """The array's Python and NumPy protocols: construction (``__new__``), indexing
-(``__getitem__``, ``__setitem__``), conversion (``__array__``, ``__round__``, ``__hash__``,
-``__contains__``, ``__sizeof__``), pickling (``__reduce__``) and NumPy's hooks
+(``__getitem__``, ``__setitem__``), conversion (``__array__``, ``__round__``, ``__index__``,
+``__hash__``, ``__contains__``, ``__sizeof__``), a stand-in scalar's own methods
+(``__getattr__``), copying and pickling (``__copy__``, ``__deepcopy__``, ``__reduce__``) and
+NumPy's hooks
 (``__array_ufunc__``, ``__array_function__``, ``__array_wrap__``, ``__array_finalize__``,
 ``__array_namespace__``)."""
+import functools
 import operator
 
 from ..engine.jaxload import ArrayImpl as _ArrayImpl
@@ -11,7 +14,7 @@ import numpy as np
 from ..engine import lenses
 from ..rules import dtypes
 from ..dispatch import tiers
-from ..array import indexing, roots, write
+from ..array import indexing, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
 from . import host_tier, routines
@@ -106,7 +109,53 @@ def __array__(self, dtype=None, copy=None):
 
 
 @_protocol
+def __index__(self):
+    """An integer array of one element as an int (a sync, as NumPy's). Otherwise NumPy's
+    TypeError: for a stand-in for a NumPy scalar, that scalar's (``'numpy.float64' object
+    cannot be interpreted as an integer``, from a zero of its dtype: no sync)."""
+    if self._dtype.kind not in "iu":
+        if self._scalar:
+            operator.index(np.zeros((), self._dtype)[()])
+        raise TypeError("only integer scalar arrays can be converted to a scalar index")
+    return operator.index(self._scalar_host())
+
+
+@functools.cache
+def _scalar_only(dtype):
+    """The public attributes NumPy's scalar of ``dtype`` has and NumPy's arrays lack
+    (``is_integer``, ``as_integer_ratio``, ``hex``, ``bit_count``, ``numerator``, ...)."""
+    return frozenset(name for name in set(dir(np.zeros((), dtype)[()])) - set(dir(np.ndarray))
+                     if not name.startswith("_"))
+
+
+@_protocol
+def __getattr__(self, name):
+    """Called only where ordinary lookup fails: a stand-in for a NumPy scalar answers the
+    scalar's own methods (``x.is_integer()``) from that scalar (a named sync: they need the
+    value); arrays have none, as NumPy's."""
+    if not name.startswith("_") and self._scalar and name in _scalar_only(self._dtype):
+        return getattr(self._scalar_host()[()], name)
+    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+
+@_protocol
+def __copy__(self):
+    """A copy; a stand-in for a NumPy scalar stays one (on the device: no sync)."""
+    return storage.scalar_like(self.copy(), self)
+
+
+@_protocol
+def __deepcopy__(self, memo):
+    """As ``__copy__`` (the elements are numbers: nothing deeper to copy)."""
+    return storage.scalar_like(self.copy(), self)
+
+
+@_protocol
 def __reduce__(self):
+    """Pickled through a host copy; a stand-in for a NumPy scalar pickles as that scalar and
+    loads as it, what the host tier returns for it (NumPy's scalar pickles as itself)."""
+    if self._scalar:
+        return self._scalar_host()[()].__reduce__()
     return (_from_host, (self.__array__(),))
 
 
