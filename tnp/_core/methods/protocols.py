@@ -135,6 +135,9 @@ def __getattr__(self, name):
     value); arrays have none, as NumPy's."""
     if not name.startswith("_") and self._scalar and name in _scalar_only(self._dtype):
         return getattr(self._scalar_host()[()], name)
+    prop = getattr(type(self), name, None)
+    if isinstance(prop, property):  # its getter raised AttributeError: raise its own again
+        prop.fget(self)
     raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
