@@ -16,17 +16,16 @@ from ._core.ufunc import ufunc
 from ._core.dispatch import fallback as _fallback, frontend as _frontend
 from ._core.dispatch.np_doc import REGISTRY as _REGISTRY
 from ._core.engine import jaxload as _jaxload
-from . import _standins
+from . import _routines, _standins
 
-# What tnp gives the layers below it (``tnp._core``), at import. The submodules whose functions
-# the ``np_doc`` registry lists register them when imported, at its first lookup of one:
-_REGISTRY.defer(("fft", "linalg", "random", "lib.stride_tricks"),
-                lambda namespace: _importlib.import_module(f"{__name__}.{namespace}"))
+# What tnp gives the layers below it (``tnp._core``), at import. ``import tnp`` imports no
+# routine family and no submodule: ``_routines.OWNER`` says which module defines each public
+# name, imported at its first use (``__getattr__`` below); the ``np_doc`` registry imports the
+# one registering a name at its first lookup of it, and all of them at a listing.
+_REGISTRY.defer(("fft", "linalg", "random", "lib.stride_tricks"), _routines.OWNER,
+                lambda module: _importlib.import_module(f"{__name__}.{module}"))
 # once JAX is imported, the stand-ins in tnp's modules are replaced (after JAX is set up)
 _jaxload.on_load(_standins.replace)
-
-from . import _routines  # noqa: E402
-from ._ufuncs import table as _ufunc_table  # noqa: E402
 
 __version__ = "0.1.0"
 
@@ -43,26 +42,33 @@ ScalarType = _np.ScalarType
 exceptions = _np.exceptions
 newaxis = None
 
-for _mod in (_ufunc_table, *_routines.modules()):
-    for _name in _mod.__all__:
-        globals()[_name] = getattr(_mod, _name)
-
-# the routines the array's methods and operators call (``a.sum()`` is ``sum(a)``)
-_methods_routines.register(_sys.modules[__name__],
-                           {_name: globals()[_name] for _name in _methods_routines.NAMES})
-
-# NumPy's functions written in C do not bind as methods: nor do tnp's (``frontend.unbound_like``)
-for _name, _obj in list(globals().items()):
-    globals()[_name] = _frontend.unbound_like(_obj, vars(_np).get(_name))
+# the array's methods and operators call tnp's routines (``a.sum()`` is ``sum(a)``), looked up
+# here at the first call of each
+_methods_routines.register(_sys.modules[__name__])
 
 # NumPy's submodules, imported on first access (``tnp.linalg.norm`` or ``import tnp.linalg``).
 _SUBMODULES = ("fft", "lib", "linalg", "random", "testing")
 _numpy_getattr = _fallback.module_getattr(_np, "", globals())
-# ``from tnp import *``: every public name defined here, and the submodules (as NumPy's does).
-__all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_SUBMODULES))
+# ``from tnp import *``: every public name defined here, in a routine family, and the
+# submodules (as NumPy's does).
+__all__ = sorted({n for n in globals() if not n.startswith("_")} | set(_SUBMODULES)
+                 | {n for n in _routines.OWNER if not n.startswith("_")})
+
+
+def _load_family(module):
+    """Import the family ``module`` and define its names here. NumPy's functions written in C
+    do not bind as methods: nor do tnp's (``frontend.unbound_like``)."""
+    family = _importlib.import_module(f"{__name__}.{module}")
+    g = globals()
+    for name in family.__all__:
+        g[name] = _frontend.unbound_like(getattr(family, name), vars(_np).get(name))
 
 
 def __getattr__(name):
+    module = _routines.OWNER.get(name)
+    if module is not None:
+        _load_family(module)
+        return globals()[name]
     if name in _SUBMODULES:
         return _importlib.import_module(f"{__name__}.{name}")
     # NumPy names without a native tnp implementation: the one fallback path.
@@ -70,4 +76,5 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | {n for n in dir(_np) if not n.startswith("_")})
+    return sorted(set(globals()) | set(_routines.OWNER)
+                  | {n for n in dir(_np) if not n.startswith("_")})

@@ -12,38 +12,51 @@ from . import frontend
 
 
 class _Registry(dict):
-    """(namespace, name) -> tnp function. A namespace other than "main" is a tnp submodule
-    (``tnp.linalg``, ...), which ``import tnp`` leaves to first use and which registers its
-    functions when imported: ``tnp/__init__`` names them and gives the function that imports
-    one (``defer``); a lookup imports its key's submodule, a listing imports them all."""
+    """(namespace, name) -> tnp function. ``import tnp`` leaves its routine families and its
+    submodules (``tnp.linalg``, ...) to first use; each registers its functions when imported.
+    ``tnp/__init__`` says which (``defer``): a lookup imports the module that registers its
+    key, a listing imports them all."""
 
     def __init__(self):
         super().__init__()
         self._pending = set()  # namespaces not imported yet
-        self._import = None  # imports one of them (given by ``defer``)
+        self._owners = {}  # name -> the family module registering ("main", name), not imported
+        self._import = None  # imports a namespace or a family (given by ``defer``)
 
-    def defer(self, namespaces, load):
-        """The ``namespaces`` register their functions when ``load(namespace)`` imports them:
-        at the first lookup of one of their names, or the first listing."""
+    def defer(self, namespaces, owners, load):
+        """The ``namespaces`` register their functions when ``load(namespace)`` imports them,
+        and the name ``n`` of ``owners`` ("main" namespace) when ``load(owners[n])`` does: at
+        the first lookup of one of their names, or the first listing."""
         self._pending.update(namespaces)
+        self._owners.update(owners)
         self._import = load
 
-    def _load(self, namespace=None):
-        for ns in list(self._pending) if namespace is None else (namespace,):
-            if ns in self._pending:
-                self._import(ns)
-                self._pending.discard(ns)
+    def _load(self, key=None):
+        if key is None:
+            for module in sorted(set(self._owners.values())) + sorted(self._pending):
+                self._load_module(module)
+        elif key[0] == "main":
+            if key[1] in self._owners:
+                self._load_module(self._owners[key[1]])
+        elif key[0] in self._pending:
+            self._load_module(key[0])
+
+    def _load_module(self, module):
+        self._import(module)
+        self._pending.discard(module)
+        for name in [n for n, m in self._owners.items() if m == module]:
+            del self._owners[name]
 
     def __getitem__(self, key):
-        self._load(key[0])
+        self._load(key)
         return super().__getitem__(key)
 
     def get(self, key, default=None):
-        self._load(key[0])
+        self._load(key)
         return super().get(key, default)
 
     def __contains__(self, key):
-        self._load(key[0])
+        self._load(key)
         return super().__contains__(key)
 
 

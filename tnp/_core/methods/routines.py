@@ -1,8 +1,8 @@
 """The tnp routines the array's methods and operators call: ``a.sum()`` is ``tnp.sum(a)``,
 ``a + b`` is ``tnp.add(a, b)``. They are defined above ``tnp._core`` (``tnp._routines``), so
-``tnp/__init__`` gives them to this layer at import (``register``): the names this layer calls
-are listed here, once, and ``tnp`` below holds them, filled once (an attribute lookup, as on a
-module, on the method hot path).
+``tnp/__init__`` gives this layer the tnp module at import (``register``): the names this
+layer calls are listed here, once, and ``tnp`` below holds them, each looked up at its first
+use (an attribute lookup, as on a module, on the method hot path).
 """
 
 # The routines the methods and operators call, by the module that calls them.
@@ -25,26 +25,33 @@ PAST_HOST = DELEGATED + ("reshape", "transpose")
 
 
 class _Routines:
-    """``tnp.<name>`` for each name registered (an attribute: the routine itself)."""
+    """``tnp.<name>`` for each name of ``NAMES`` (an attribute: the routine itself), looked up
+    in the registered namespace at its first use (importing the routine's family) and kept.
+    ``past_host=True``: the routine's entry past the host-tier question (``PAST_HOST``)."""
+
+    def __init__(self, past_host=False):
+        self._past_host = past_host
+
+    def __getattr__(self, name):
+        if name not in (PAST_HOST if self._past_host else NAMES) or _namespace is None:
+            raise AttributeError(f"ndarray's methods call no tnp routine {name!r}")
+        fn = getattr(_namespace, name)
+        if self._past_host:
+            fn = getattr(fn, "device", fn)
+        setattr(self, name, fn)
+        return fn
 
 
 tnp = _Routines()  # tnp.<name>: the public routine
-past_host = _Routines()  # past_host.<name>: its entry once the host tier has declined the call
+past_host = _Routines(past_host=True)  # past_host.<name>: its entry once the host tier declined
 _namespace = None  # the tnp module: ``ndarray.__array_namespace__``
 
 
-def register(namespace, routines):
-    """Give this layer ``routines`` (name -> tnp's public routine, exactly ``NAMES``) and the
-    tnp module ``namespace`` (the array API namespace); ``tnp/__init__`` calls it once."""
+def register(namespace):
+    """Give this layer the tnp module ``namespace``, where the routines of ``NAMES`` are found
+    (and the array API namespace); ``tnp/__init__`` calls it once."""
     global _namespace
-    if set(routines) != set(NAMES):
-        raise ValueError(f"ndarray's methods call {sorted(NAMES)}; given {sorted(routines)}")
     _namespace = namespace
-    for name, fn in routines.items():
-        setattr(tnp, name, fn)
-    for name in PAST_HOST:
-        fn = routines[name]
-        setattr(past_host, name, getattr(fn, "device", fn))
 
 
 def namespace():
