@@ -1,7 +1,9 @@
 """``python -m tnp coverage [-v]`` | ``python -m tnp run [--report | --compare [--rtol R]]
 (SCRIPT.py | -m MODULE) [args]`` (see ``python -m tnp run --help``) | ``python -m tnp config
 [--markdown]`` (each TNP_* setting, its value and its source: default, environment, run time;
-``--markdown``: the README's table of the settings)"""
+``--markdown``: the README's table of the settings) | ``python -m tnp cache [--clear]`` (the
+persistent compilation cache: its directory, entries and size; ``--clear`` deletes its
+entries)"""
 import sys
 
 
@@ -34,6 +36,15 @@ def config(argv):
     return 0
 
 
+def cache(argv):
+    from tnp._core.engine import compilecache
+    if "--clear" in argv:
+        n = compilecache.clear()
+        print(f"deleted {n} files from {compilecache.directory()}")
+    print(compilecache.describe())
+    return 0
+
+
 def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
@@ -43,6 +54,8 @@ def main(argv):
         return coverage(rest)
     if cmd == "config":
         return config(rest)
+    if cmd == "cache":
+        return cache(rest)
     if cmd == "run":
         from tnp import _porting
         return _porting.main(rest)

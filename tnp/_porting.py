@@ -10,7 +10,8 @@ the program's own frames, followed by a line naming the NumPy feature tnp lacks.
 names went through tnp's fallback path and which device-sync points were hit, with counts and the
 program line of each first use; the tier moves (each array copied between the host and the
 device, by program line, direction, shape and dtype); with lazy fusion on (the default;
-``TNP_LAZY=0`` turns it off), the lazy flushes (by program line and reason) and the graphs compiled; and the XLA compiles the program caused.
+``TNP_LAZY=0`` turns it off), the lazy flushes (by program line and reason) and the graphs compiled; and the XLA compiles the program caused (executables loaded from the persistent
+compilation cache counted apart).
 
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,
@@ -146,8 +147,9 @@ def _failure(exc):
 MOVE_ROWS = 12  # the tier moves listed, most frequent first
 
 
-def _report_data(error, compiles):
-    """The report as JSON-serialisable data; ``compiles``: XLA executables the program built."""
+def _report_data(error, compiles, loaded):
+    """The report as JSON-serialisable data; ``compiles``: XLA executables the program built by
+    compiling, ``loaded``: those it loaded from the persistent compilation cache instead."""
     from tnp._core.dispatch import fallback
     from tnp._core.engine import lazy, syncs
     moves = [[line, name, list(shape), dtype, n]
@@ -156,7 +158,7 @@ def _report_data(error, compiles):
     return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
             "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "moves": moves,
             "flushes": flushes, "graphs": lazy.STATS["graphs"], "compiles": compiles,
-            "error": error}
+            "compiles_loaded": loaded, "error": error}
 
 
 def _plural(n, word):
@@ -193,7 +195,10 @@ def format_report(data):
         out.append("sync points: none")
     out += _format_moves(data["moves"])
     out += _format_flushes(data.get("flushes"), data.get("graphs", 0))
-    out.append(f"XLA compiles during the program: {data['compiles']}")
+    loaded = data.get("compiles_loaded")
+    out.append(f"XLA compiles during the program: {data['compiles']}"
+               + (f" ({_plural(loaded, 'executable')} loaded from the persistent compilation "
+                  "cache)" if loaded else ""))
     return out
 
 
@@ -235,7 +240,7 @@ def run_program(target, args, is_module, report=False):
     """Run the program under tnp; with ``report``, print the report on stderr after it."""
     import warnings
     from tnp import TnpFallbackWarning
-    from tnp._core.engine import caches, syncs
+    from tnp._core.engine import compilecache, syncs
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
     report_path = settings.get("run_report")
     os.environ.pop(_REPORT_ENV, None)  # (not passed on to the program's own processes)
@@ -246,7 +251,7 @@ def run_program(target, args, is_module, report=False):
     sys.argv = [target] + list(args)
     sys.path.insert(0, program_dir)
     error, code = None, 0
-    built = caches.executables_built()
+    before = compilecache.counts()
     try:
         if is_module:
             runpy.run_module(target, run_name="__main__", alter_sys=True)
@@ -255,7 +260,9 @@ def run_program(target, args, is_module, report=False):
     except Exception as exc:  # noqa: BLE001  (reported, exit status 1 as Python's)
         error, code = _failure(exc), 1
     finally:
-        data = _report_data(error, caches.executables_built() - built)
+        after = compilecache.counts()
+        data = _report_data(error, after["compiles"] - before["compiles"],
+                            after["loaded"] - before["loaded"])
         if report_path:
             with open(report_path, "w") as f:
                 json.dump(data, f)

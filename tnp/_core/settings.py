@@ -90,12 +90,19 @@ SETTINGS = (
             runtime=False),
     Setting("compilation_cache", "TNP_COMPILATION_CACHE", "bool", True,
             "compilation cache",
-            "JAX's persistent compilation cache, for kernels taking over 0.2 s to compile",
+            "the persistent compilation cache: every executable XLA builds kept on disk, so a "
+            "second run of a program compiles nothing it compiled before "
+            "(tnp._core.engine.compilecache; `python -m tnp cache`)",
             runtime=False),
     Setting("compilation_cache_dir", "TNP_COMPILATION_CACHE_DIR", "path", _default_cache_dir,
             "compilation cache directory",
             "the persistent compilation cache's directory", runtime=False,
             shown="$XDG_CACHE_HOME/tnp/jax or ~/.cache/tnp/jax"),
+    Setting("compilation_cache_mb", "TNP_COMPILATION_CACHE_MB", "int", 512,
+            "compilation cache bound",
+            "the persistent compilation cache's bound on disk in MB (checked at most hourly; "
+            "past it, the least recently used entries are deleted down to 3/4); 0 or less: "
+            "unbounded", runtime=False),
     Setting("run_report", "TNP_RUN_REPORT", "path", None,
             "run report file",
             "internal: the report file `python -m tnp run --compare` has its tnp run write",

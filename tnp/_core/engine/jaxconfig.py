@@ -1,5 +1,6 @@
 """The process configuration tnp needs: 64-bit JAX, true float32 matrix products, IEEE
-arithmetic on GPUs, host memory that is reused, and the persistent compilation cache.
+arithmetic on GPUs, host memory that is reused, and the persistent compilation cache
+(``tnp._core.engine.compilecache``).
 
 Imported first by ``tnp``. JAX computes float32 matrix products and convolutions in TF32 on
 recent NVIDIA GPUs (bfloat16 passes on TPU); NumPy in float32, so tnp sets JAX's default matmul
@@ -16,8 +17,7 @@ On Linux with glibc, tnp also asks malloc to keep freed memory for reuse
 that glibc unmaps when they empty, so every large result faults in fresh pages (a 32 MB array:
 ~7,800 page faults, 2 ms becoming 10 ms, at random per process). It takes full effect when
 tnp is imported before JAX. ``TNP_MALLOC_TUNING=0`` opts out.
-``TNP_COMPILATION_CACHE=0`` opts out of the on-disk cache; ``TNP_COMPILATION_CACHE_DIR`` moves it
-(default: ``~/.cache/tnp/jax``). (The variables are read by ``tnp._core.settings``.)
+(The variables are read by ``tnp._core.settings``.)
 """
 import ctypes
 import os
@@ -49,7 +49,7 @@ def _keep_freed_host_memory():
 
 MALLOC_TUNED = _keep_freed_host_memory()
 
-from . import jaxload  # noqa: E402  (after the malloc settings)
+from . import compilecache, jaxload  # noqa: E402  (after the malloc settings)
 
 # XLA options (read once, when JAX creates its backends) and their NumPy-faithful values.
 IEEE_XLA_FLAGS = {"--xla_allow_excess_precision": "false",
@@ -66,24 +66,10 @@ def _add_xla_flags():
 _add_xla_flags()
 
 
-def _enable_compilation_cache(jax):
-    if not settings.get("compilation_cache"):
-        return
-    if jax.config.jax_compilation_cache_dir:  # the user configured one already
-        return
-    path = settings.get("compilation_cache_dir")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return
-    jax.config.update("jax_compilation_cache_dir", path)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.2)
-
-
 @jaxload.on_load
 def _configure_jax():
     jax = jaxload.jax
     jax.config.update("jax_enable_x64", True)
     if jax.config.jax_default_matmul_precision is None:
         jax.config.update("jax_default_matmul_precision", "highest")
-    _enable_compilation_cache(jax)
+    compilecache.enable(jax)
