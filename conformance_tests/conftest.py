@@ -1,9 +1,18 @@
+import atexit
 import os
+import shutil
+import tempfile
 
-import pytest
-from hypothesis import HealthCheck, settings
+# The persistent compilation cache in a directory of this test session's own, never the user's
+# (as tests/conftest.py; whichever conftest is imported first sets it).
+if not os.environ.get("TNP_COMPILATION_CACHE_DIR"):
+    os.environ["TNP_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="tnp-test-jax-cache-")
+    atexit.register(shutil.rmtree, os.environ["TNP_COMPILATION_CACHE_DIR"], True)
 
-from tnp._core.dispatch import tiers
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from tnp._core.dispatch import tiers  # noqa: E402
 
 settings.register_profile("default", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])

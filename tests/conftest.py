@@ -1,10 +1,20 @@
+import atexit
 import os
+import shutil
 import sys
+import tempfile
 
-import pytest
-from hypothesis import HealthCheck, settings
+# The persistent compilation cache stays on for the tests (test processes running the same
+# programs load their executables), in a directory of this session's own, never the user's
+# (set before tnp reads its settings; the processes the tests start inherit it).
+if not os.environ.get("TNP_COMPILATION_CACHE_DIR"):
+    os.environ["TNP_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="tnp-test-jax-cache-")
+    atexit.register(shutil.rmtree, os.environ["TNP_COMPILATION_CACHE_DIR"], True)
 
-from tnp._core.dispatch import tiers
+import pytest  # noqa: E402
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from tnp._core.dispatch import tiers  # noqa: E402
 
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))
