@@ -5,7 +5,7 @@ JAX's own cache (``jax_compilation_cache_dir``), switched on when JAX is importe
 function of ``tnp._core.engine.jaxconfig``) unless ``TNP_COMPILATION_CACHE=0`` or the process
 configured a directory itself. Every executable is written, however fast its compile
 (``jax_persistent_cache_min_compile_time_secs=0``) and however small (size threshold off): a
-NumPy program's many small kernels each cost XLA 20-500 ms, a load from disk about 1 ms.
+NumPy program's many small kernels each cost XLA 20-500 ms, a load from disk about 2 ms.
 Directory: ``TNP_COMPILATION_CACHE_DIR`` (default ``~/.cache/tnp/jax``).
 
 The bound (``TNP_COMPILATION_CACHE_MB``, default 512; 0: none) is kept by tnp, not by JAX (whose
