@@ -15,7 +15,7 @@ import platform
 import sys
 
 import tnp  # noqa: F401  (first, as programs do: its malloc settings precede JAX)
-from benchmarks import plots, targets
+from benchmarks import fresh, plots, targets
 from benchmarks.runner import RATIOS
 
 
@@ -54,6 +54,9 @@ def write_markdown(rows, path, meta):
             groups.append(r["group"])
     for g in groups:
         lines.append(f"\n## {g}\n")
+        if all("fresh" in r for r in rows if r["group"] == g):
+            lines += fresh.markdown([r for r in rows if r["group"] == g])
+            continue
         impls = []
         for r in rows:
             if r["group"] == g:

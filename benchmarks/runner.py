@@ -26,6 +26,8 @@ class Case:
     repeats: int = None  # overrides the runner's count (slow cases: subprocesses)
     context: Callable = None  # a context manager factory the case is built and timed in
     counts: Callable[[], dict] = None  # cumulative counters (name -> int): see ``_counts``
+    measure: Callable[[], dict] = None  # a case that measures itself: -> its results row
+    # (``benchmarks/fresh.py``: each sample a fresh process); ``make`` is then unused
 
 
 _DONE = (np.ndarray, np.generic, int, float, complex, bool)  # host values: nothing to wait for
@@ -67,7 +69,9 @@ def run_case(case, repeats, sample_s=2e-3, warmup=2):
     timed in turns (round-robin, the order rotating every round), so that a change in the
     machine's load falls on all of them alike; each turn starts with one untimed call, and its
     sample is a batch of calls lasting about ``sample_s`` (each result blocked on), so that
-    microsecond calls are not timer noise."""
+    microsecond calls are not timer noise. A case with ``measure`` gives its row itself."""
+    if case.measure is not None:
+        return case.measure()
     with (case.context() if case.context is not None else contextlib.nullcontext()):
         return _run_case(case, repeats, sample_s, warmup)
 

@@ -89,6 +89,17 @@ def test_where_errors():
     check(lambda xp, c, x: xp.where(c, x, 300), np.ones(3, bool), np.ones(3, np.int8))
 
 
+
+@pytest.mark.parametrize("x, y", [("#", " "), ("ab", "c"), (b"x", b"yz"), ("#", 2.5), ("a", 1)],
+                         ids=repr)
+def test_where3_text_scalars(x, y):
+    """A str or bytes scalar is a value (NumPy's text dtype, the result on the host tier),
+    never a dtype name; a condition on the device (``np.where(mask, "#", " ")`` in a maze
+    printout)."""
+    c = np.arange(12).reshape(3, 4) % 3 == 0
+    check(lambda xp, c: xp.where(c, x, y), c)
+    check(lambda xp, c, v: xp.where(c, x, v), c, np.array(["u", "vw", "x", "y"]))
+
 @given(dtypes(), st.data())
 def test_where_hypothesis(dt, data):
     c = data.draw(arrays(np.dtype(bool), (2, 3)))

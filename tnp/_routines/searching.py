@@ -87,6 +87,9 @@ def where(condition, x=np._NoValue, y=np._NoValue, /):
         return nonzero(asarray(condition))
     if x is np._NoValue or y is np._NoValue:
         raise ValueError("either both or neither of x and y should be given")
+    for v in (x, y):
+        if isinstance(v, (str, bytes)):  # a text value, not a dtype name: NumPy's own dtype
+            raise dtypes.unsupported_dtype_error(np.asarray(v).dtype)
     dt = dtypes.result_type(x, y)
     if _where_rejects_out_of_range_ints():
         dtypes.check_python_int(x, dt)
