@@ -12,11 +12,30 @@ settings.register_profile("deep", max_examples=400, deadline=None,
 settings.load_profile(os.environ.get("TNP_HYPOTHESIS_PROFILE", "default"))
 
 
+PLACEMENTS = ("device", "auto")
+
+
+def pytest_generate_tests(metafunc):
+    """Every conformance test in each placement of ``--placement`` (ids ``[device]``,
+    ``[auto]``)."""
+    if "placement" in metafunc.fixturenames:
+        chosen = metafunc.config.getoption("--placement")
+        metafunc.parametrize("placement", PLACEMENTS if chosen == "both" else (chosen,),
+                             indirect=True, scope="function")
+
+
+@pytest.fixture
+def placement(request):
+    """The placement mode the test runs under: ``"device"`` (every numeric array on the
+    device: tnp's device implementations against NumPy) or ``"auto"`` (the default: arrays
+    under the threshold are NumPy's own on the host tier, with tnp's layer over them: writes,
+    flags, views, dtype routing)."""
+    return request.param
+
+
 @pytest.fixture(autouse=True)
-def device_placement():
-    """Every numeric array on the device: the conformance suite tests tnp's device
-    implementations against NumPy (with the default placement, small arrays would be NumPy's own
-    on the host tier, and the comparison vacuous). The host tier has its own tests."""
-    previous = tiers.configure("device")
-    yield
+def tier_placement(placement):
+    """Sets the placement mode for the test's duration."""
+    previous = tiers.configure(placement)
+    yield placement
     tiers.configure(*previous)
