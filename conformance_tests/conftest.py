@@ -21,11 +21,102 @@ settings.register_profile("deep", max_examples=400, deadline=None,
 settings.load_profile(os.environ.get("TNP_HYPOTHESIS_PROFILE", "default"))
 
 
+PLACEMENTS = ("device", "auto")
+
+
+def pytest_generate_tests(metafunc):
+    """Every conformance test in each placement of ``--placement`` (ids ``[device]``,
+    ``[auto]``)."""
+    if "placement" in metafunc.fixturenames:
+        chosen = metafunc.config.getoption("--placement")
+        metafunc.parametrize("placement", PLACEMENTS if chosen == "both" else (chosen,),
+                             indirect=True, scope="function")
+
+
+@pytest.fixture
+def placement(request):
+    """The placement mode the test runs under: ``"device"`` (every numeric array on the
+    device: tnp's device implementations against NumPy) or ``"auto"`` (the default: arrays
+    under the threshold are NumPy's own on the host tier, with tnp's layer over them: writes,
+    flags, views, dtype routing)."""
+    return request.param
+
+
 @pytest.fixture(autouse=True)
-def device_placement():
-    """Every numeric array on the device: the conformance suite tests tnp's device
-    implementations against NumPy (with the default placement, small arrays would be NumPy's own
-    on the host tier, and the comparison vacuous). The host tier has its own tests."""
-    previous = tiers.configure("device")
-    yield
+def tier_placement(placement):
+    """Sets the placement mode for the test's duration."""
+    previous = tiers.configure(placement)
+    yield placement
     tiers.configure(*previous)
+
+
+def _base_id(item):
+    """The item's id without its placement (``test_x.py::test_y[a-b]``)."""
+    name = item.nodeid.split("/")[-1]
+    return name.replace("[auto-", "[").replace("[device-", "[").replace("[auto]", "").replace(
+        "[device]", "")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The xfails of the suite's tests are the device tier's (the host tier is NumPy's own
+    loops): in ``auto`` they are dropped, save the host tier's own mismatches, which get the
+    strict xfails named in ``HOST_XFAILS``."""
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        if spec is None or spec.params.get("placement") != "auto":
+            continue
+        item.own_markers[:] = [m for m in item.own_markers if m.name != "xfail"]
+        reason = HOST_XFAILS.get(_base_id(item))
+        if reason is not None:
+            # (the AVX512 power loop is the CPU's: strict only where NumPy's result differs)
+            item.add_marker(pytest.mark.xfail(strict="AVX512" not in reason, reason=reason))
+
+
+# The host tier's mismatches with NumPy (placement ``auto``), each a tnp bug to fix in tnp/:
+# test id without its placement -> NumPy's behaviour not matched.
+HOST_XFAILS = {
+    'test_array_api.py::test_info_devices_are_jax_devices':
+        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
+    'test_array_api.py::test_dlpack_export_reads_the_value_at_export':
+        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
+    'test_ndarray_protocol.py::test_device_and_array_namespace':
+        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
+    'test_ndarray_protocol.py::test_pickle_copy_dlpack':
+        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
+    'test_ndarray_protocol.py::test_numpy_ufuncs_and_functions_stay_on_device':
+        "NumPy's functions on a host-tier array run on the host (by design); the test asserts the device",
+    'test_ndarray_protocol.py::test_array_protocol_to_numpy':
+        "np.asarray of a host-tier array: the buffer is tnp's read-only view, NumPy's asarray gives a writeable array",
+    "test_fromdata.py::test_require_copies_views_and_read_only['O']":
+        "np.require(requirements='O'/'W') on the host tier: NumPy's copy/writeable rules not replayed",
+    "test_fromdata.py::test_require_copies_views_and_read_only['W']":
+        "np.require(requirements='O'/'W') on the host tier: NumPy's copy/writeable rules not replayed",
+    'test_bits.py::test_unpackbits_args[shape1-kw4]':
+        "unpackbits with count/axis on a 2-d host array: result differs from NumPy's (not diagnosed yet)",
+    'test_bits.py::test_unpackbits_args[shape1-kw9]':
+        "unpackbits with count/axis on a 2-d host array: result differs from NumPy's (not diagnosed yet)",
+    'test_polynomial.py::test_poly1d':
+        'poly* functions given a poly1d on the host tier: NumPy returns poly1d attributes (.c) the host result lacks',
+    'test_ufunc_call.py::test_where_without_out_warns':
+        "ufunc(where=mask) without out=: NumPy's warning about the uninitialised result is not given on the host tier",
+    'test_views.py::test_view_reads_and_writes_through[atleast_1d]':
+        "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
+    'test_views.py::test_derived_flags[reshape]':
+        "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
+    'test_views.py::test_derived_flags[reshape_of_slice]':
+        "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
+    'test_views.py::test_derived_flags[atleast_1d]':
+        "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
+    'test_views.py::test_reshape_copies_where_numpy_copies[<lambda>0]':
+        "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
+    'test_views.py::test_reshape_copies_where_numpy_copies[<lambda>2]':
+        "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
+    'test_ufunc_methods.py::test_reduce_axes[float32-power-1]':
+        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
+    'test_ufunc_methods.py::test_reduce_axes[float32-power--1]':
+        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
+    'test_ufunc_methods.py::test_reduce_axes[float64-power-1]':
+        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
+    'test_ufunc_methods.py::test_reduce_axes[float64-power--1]':
+        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
+}

@@ -456,13 +456,17 @@ class OnDevice(Exception):
 
 def numpy_value(x, pull=False, depth=0):
     """``x`` as NumPy takes it: a host-tier array's value (its buffer, or a NumPy view of it), a
-    device array as ``OnDevice`` or, with ``pull``, a copy from the device (a sync); lists and
+    device array as ``OnDevice`` or, with ``pull``, a copy from the device (a sync); a
+    subclass's instance as ``OnDevice`` too unless ``pull`` (its type, ``__array_finalize__``
+    and overrides are kept by tnp's implementation, not by NumPy on its buffer); lists and
     tuples element by element (two levels deep and 64 long at most: longer data is NumPy's to
     convert, through ``__array__``); anything else as it is."""
     t = type(x)
     if t in _PLAIN:
         return x
     if t is ndarray or isinstance(x, ndarray):
+        if t is not ndarray and not pull:
+            raise OnDevice
         root = x._base
         if root is None:
             b = x._buf

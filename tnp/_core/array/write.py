@@ -450,11 +450,17 @@ def _assign_host(target, value, index, where):
     idx = None if index is None else numpy_value(index, pull=True)
     wh = None if where is None else numpy_value(where, pull=True)
 
-    def put(view):
+    def put_value(view, v):
         if wh is not None:
             np.copyto(view, v, casting="unsafe", where=wh)
         else:
             view[... if idx is None else idx] = v
+
+    def put(view):
+        try:
+            put_value(view, v)
+        except ValueError as e:  # ``value.__array__`` returned a tnp array: its value
+            put_value(view, numpy_value(refused_protocol_array(value, e), pull=True))
     with writing(root) as buf:
         if target is root:
             put(buf)

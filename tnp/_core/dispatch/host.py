@@ -21,7 +21,7 @@ import numpy as np
 from ..engine import lenses
 from . import tiers
 from ..array import write
-from ..array.ndarray import OnDevice, ndarray, numpy_value
+from ..array.ndarray import OnDevice, ndarray, numpy_value, refused_array_method
 from ..engine.tracing import in_trace
 
 DECLINED = object()
@@ -226,6 +226,8 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     except ValueError as e:
         if out is None and "read-only" in str(e):  # NumPy writes an input: it does so under
             return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)  # the write path
+        if refused_array_method(e):  # an argument's ``__array__`` returned a tnp array: the
+            return DECLINED  # implementation takes it (``protocol_array``)
         raise
     if type(result) is np.ndarray:
         if _shares(result, hargs, hkwargs):  # (asarray: an input itself)

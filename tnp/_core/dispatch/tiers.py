@@ -92,14 +92,25 @@ def new_root(host, view_dtype=None):
         routing = True
         if not (writeable and hflags.owndata):
             # the root owns its memory, written only by the write path
-            host = host.copy(order="F" if hflags.fnc else "C")
+            host = host.copy(order="K")  # (its axes' order in memory kept: ``_layout``)
         buf = host.view()  # what everything else sees: read-only (``write.writing``)
         buf.setflags(write=False)
         root = ndarray._wrap_host(buf, dt if canon is None else canon, writeable)
     else:
         root = ndarray._wrap(_owned(dtypes.native(host)), writeable)
-    # NumPy's result laid out in Fortran order: so is the root (``flags``: its layout reports)
-    return flags.mark_fortran(root) if hflags.fnc else root
+    return _layout(root, host)
+
+
+def _layout(root, host):
+    """``root`` laid out as NumPy's ``host`` is (``flags``: its strides and views report it):
+    C's order, Fortran's, or the permuted order of a 'K' result (``zeros_like`` of a transposed
+    array)."""
+    hflags = host.flags
+    if hflags.c_contiguous:
+        return root
+    if hflags.f_contiguous:
+        return flags.mark_fortran(root)
+    return flags.mark_order(root, map(int, np.argsort([-s for s in host.strides], kind="stable")))
 
 
 def _owned(host):
