@@ -25,7 +25,7 @@ import threading
 import numpy as np
 
 from ..engine import lazy, tracing
-from ..engine.jaxload import jcore as _jcore
+from ..engine.jaxload import jax, jcore as _jcore, on_load
 from ..numerics.fperr import errcheck as _errcheck
 from . import indexing, write
 from .ndarray import ndarray
@@ -58,6 +58,15 @@ class MaskedValue(ndarray):
     _shape = _storage("_shape")
 
 
+def _flatten(v):
+    return (materialise(v)._value,), None
+
+
+# a pytree as ``ndarray`` is (JAX reads it as its compacted value)
+on_load(lambda: jax.tree_util.register_pytree_node(MaskedValue, _flatten,
+                                                   lambda _, leaves: ndarray._wrap(leaves[0])))
+
+
 def _operand(a):
     """``a``'s value for recording (a pending node, a view read by a node) or, when not
     recording, its concrete value."""
@@ -66,9 +75,10 @@ def _operand(a):
 
 def applies(x, index):
     """Whether ``x[index]`` is taken as a masked value: ``x`` a plain device-tier array (not
-    0-d), ``index`` a boolean tnp array of its shape, no JAX trace active."""
+    0-d), ``index`` a boolean device-tier tnp array of its shape (a host mask is read on the
+    host: no count to wait for), no JAX trace active."""
     return (type(index) is ndarray and type(x) is ndarray and index._dtype == np.bool_
-            and index._shape == x._shape and x._shape != ()
+            and index._shape == x._shape and x._shape != () and not index._on_host
             and isinstance(tracing.current_trace(), _jcore.EvalTrace))
 
 
