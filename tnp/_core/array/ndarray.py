@@ -17,6 +17,7 @@ from ..rules import dtypes
 from ..engine import lenses, syncs, tracing
 from . import roots
 
+_SET_CLASS = object.__dict__["__class__"].__set__  # (``_adopt``: past a masked value's own)
 
 class ndarray:
     __slots__ = ("_buf", "_base", "_lens", "_dyn", "_shape", "_dtype", "_version", "_cache",
@@ -107,6 +108,17 @@ class ndarray:
         v._scalar = False
         v._hview = (root._buf, hv, self, lenses)
         return v
+
+    def _adopt(self, root):
+        """This object (a masked value, ``masked``, asked for its shape or data) becomes a plain
+        root holding the new root ``root``'s buffer (its compacted value); returns self."""
+        _SET_CLASS(self, ndarray)
+        self._buf = root._buf
+        self._base = self._rshape = self._hview = self._cache = None
+        self._lens = self._dyn = ()
+        self._shape = root._shape
+        self._scalar = False
+        return self
 
     def _as_array(self):
         """This array marked as an array, not a stand-in for a NumPy scalar (returns self)."""

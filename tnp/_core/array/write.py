@@ -53,7 +53,9 @@ from . import indexing
 from ..numerics.casting import numpy_cast, warn_complex_to_real
 from ..rules.dtypes import check_supported
 from ..rules.errors import TnpTracingError
+from ..engine import lazy
 from ..engine.lazy import Node, call, force, rebind
+from ..numerics.fperr import errcheck as _errcheck
 from .ndarray import ndarray, numpy_value, refused_protocol_array
 from .roots import BUSY, N_STRIPES, STRIPES, lock_of
 from ..engine.tracing import current_trace, in_trace
@@ -327,15 +329,16 @@ _BASIC_INDEX_TYPES = frozenset({slice, int, tuple, type(None), type(Ellipsis)})
 
 def _whole_mask(target, index, value):
     """The mask of ``target[mask] = scalar`` when ``mask`` is a boolean array of target's whole
-    shape on the device (``where`` semantics, no sync); otherwise None."""
+    shape (a tnp array, or a jax array on the device): ``where`` semantics, no sync
+    (``assign_masked``); otherwise None."""
     if type(index) in _BASIC_INDEX_TYPES:
         return None
     if isinstance(index, ndarray):
         if index._dtype != np.bool_:  # (an integer index of a host-only byte order stays there)
             return None
-        index = index._value
-    if not (isinstance(index, JaxArray) and index.dtype == np.bool_
-            and tuple(index.shape) == tuple(target._shape) and target._shape):
+    elif not (isinstance(index, JaxArray) and index.dtype == np.bool_):
+        return None
+    if not (tuple(index.shape) == tuple(target._shape) and target._shape):
         return None
     if isinstance(value, (bool, int, float, complex, np.generic)) or (
             isinstance(value, (ndarray, JaxArray, np.ndarray)) and np.ndim(value) == 0):
@@ -358,9 +361,10 @@ def assign(target, value, index=None, where=None):
         if not in_trace():
             return _assign_host(target, value, index, where)
         to_device(target._root)  # a traced write: the device tier records it
-    mask = _whole_mask(target, index, value)
-    if mask is not None:  # a[mask] = scalar: a masked write, no data-dependent shape, no sync
-        index, where = None, mask
+    if where is None:
+        mask = _whole_mask(target, index, value)
+        if mask is not None:  # a[mask] = scalar: a masked write, no data-dependent shape, no sync
+            return assign_masked(target, value, mask)
     root = target._root
     chain, dyns = target._chain()
     adv = adv_dyn = None
@@ -409,6 +413,41 @@ def assign(target, value, index=None, where=None):
             raise
         root._buf = new
         root._version += 1
+    return target
+
+
+def assign_masked(target, value, mask):
+    """``target[mask] = value`` as ``target = where(mask, value, target)``: ``mask`` a boolean
+    array of the target's shape (a tnp array, a jax array or a pending node), ``value`` a scalar
+    or an array of the target's shape (a masked value's full-size values, ``masked``: those
+    outside the mask are never written), cast as NumPy's setitem casts. No data-dependent
+    shape and no sync: recorded lazily when recording (the target's root then holds the
+    pending write, as ``rebind_pending``; a loop writing on the same line again first flushes
+    its previous iteration's graph, ``lazy.cut``), else one eager write with ``where``."""
+    if not target._writeable:
+        raise ValueError("assignment destination is read-only")
+    root = target._root
+    if not (lazy.recording() and _errcheck.modes() is None
+            and type(root._buf) in (Node, ArrayImpl)):
+        return assign(target, value, where=mask._value if isinstance(mask, ndarray)
+                      else lazy.value(mask))
+    v = (lazy.operand(value) if isinstance(value, ndarray)
+         else host_value(value, target._dtype, element=True))
+    warn_complex_to_real(v.dtype, target._dtype)
+    m = lazy.operand(mask) if isinstance(mask, ndarray) else mask
+    line = lazy.cut()
+    with lock_of(root):
+        buf = root._buf
+        if type(buf) is not Node and type(buf) is not ArrayImpl:  # (being written meanwhile)
+            return assign(target, value, where=lazy.value(m))
+        chain, dyns = target._chain()
+        node = call(_kernel(chain, None, True, False), (buf, dyns, None, v, m), root._shape,
+                    root._dtype)
+        rebind(root, node)
+        root._version += 1
+    lazy.mark(line, node)
+    node = None  # a flush outputs the nodes held outside its graph: this one is not
+    lazy.bound(root)
     return target
 
 

@@ -58,6 +58,7 @@ _OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirnam
     os.path.abspath(__file__)))))
                   + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
 _OWN = {}  # code file name -> whether it is tnp's
+_CUTS = {}  # a statement's (frame, line) -> its last masked write's node, weakly (``cut``)
 
 
 def _setting(name, value):
@@ -257,6 +258,29 @@ def _statement():
         if not own or f.f_back is None:
             return id(f), f.f_lineno, f.f_lasti
         f = f.f_back
+
+
+def cut():
+    """The program's statement recording a masked write (``write.assign_masked``): when its
+    previous masked write (a loop's previous iteration) is still pending, that graph is
+    flushed first ("iteration"), so that a loop runs one cached graph per iteration, computed
+    asynchronously while the program records the next, rather than a graph growing to
+    ``LIMIT`` and cut wherever it reaches it. Returns the statement, for ``mark``."""
+    line = _statement()[:2]
+    ref = _CUTS.get(line)
+    n = ref() if ref is not None else None
+    if n is not None:
+        with _LOCK:
+            if n.value is None:
+                lazygraph.flush(n.graph, "iteration")
+    return line
+
+
+def mark(line, node):
+    """Remember ``node`` as the masked write of the statement ``line`` (``cut``)."""
+    if len(_CUTS) >= 256:
+        _CUTS.clear()
+    _CUTS[line] = weakref.ref(node)
 
 
 def _moved(g):

@@ -49,6 +49,8 @@ REASONS = {"read": "a pending value read (by an operation not recorded lazily, o
                     "statement's first operation)",
            "cap": "the pending graph reached 2 x TNP_LAZY_LIMIT operations within one statement",
            "bytes": "the pending graph reached TNP_LAZY_BYTES bytes",
+           "iteration": "a masked write on a line whose previous masked write is still "
+                        "pending (a loop's next iteration: one cached graph per iteration)",
            "early": "the first pending graph after a wait reached TNP_LAZY_EARLY operations "
                     "(flushed at the next statement's first operation: the device computes it "
                     "while the program records more)"}

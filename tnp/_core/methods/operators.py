@@ -8,7 +8,7 @@ import numpy as np
 
 from ..engine import lazy
 from ..rules import probe
-from ..array import roots
+from ..array import masked, roots
 from ..array.ndarray import ndarray, numpy_value
 from .routines import tnp
 
@@ -45,11 +45,19 @@ def _ufunc(name, _cache={}):
     return uf
 
 
+def _masked_iop(ufunc_name, iop):
+    """``v op= other`` on a masked value (``masked.inplace``; ``iop`` on materialised ones)."""
+    def op(self, other):
+        return masked.inplace(_ufunc(ufunc_name), self, other, iop)
+    return op
+
+
 for _op, _uf in _BINARY.items():
     _f, _rf, _if = _binary(_uf)
     setattr(ndarray, f"__{_op}__", _f)
     setattr(ndarray, f"__r{_op}__", _rf)
     setattr(ndarray, f"__i{_op}__", _if)
+    setattr(masked.MaskedValue, f"__i{_op}__", _masked_iop(_uf, _if))
 
 
 def _pow(self, other):

@@ -14,7 +14,7 @@ import numpy as np
 from ..engine import lenses
 from ..rules import dtypes
 from ..dispatch import tiers
-from ..array import indexing, roots, storage, write
+from ..array import indexing, masked, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
 from . import host_tier, routines
@@ -64,6 +64,8 @@ def __getitem__(self, index):
         return self._buf[index]
     if type((self if root is None else root)._buf) is np.ndarray:  # host tier: NumPy's
         return host_tier.getitem(self, index)
+    if masked.applies(self, index):  # x[mask]: full size until its shape is asked
+        return masked.take(self, index)
     plan = indexing.parse(self._shape, index)
     if type(plan) is indexing.BasicPlan:
         if plan.scalar:
@@ -79,6 +81,8 @@ def __getitem__(self, index):
 
 @_protocol
 def __setitem__(self, index, value):
+    if type(value) is masked.MaskedValue and masked.setitem(self, index, value):
+        return  # x[mask] = f(x[mask], ...): a masked write
     write.assign(self, value, index=index)
 
 

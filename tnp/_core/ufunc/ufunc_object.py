@@ -26,7 +26,7 @@ import numpy as np
 from ..engine import caches, lazy
 from ..rules import dtypes, probe
 from ..dispatch import frontend, host, tiers
-from ..array import write
+from ..array import masked, write
 from ..numerics.fperr import check_cast as _check_cast, errcheck as _errcheck, flags as _fp_flags
 from ..array.ndarray import ndarray
 from ..dispatch.normalize import out_arrays, to_jax, where_mask
@@ -118,6 +118,13 @@ class ufunc:
 
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
+        if masked.seen[0]:  # an operand x[mask] kept full size: the call may stay so
+            for a in args:
+                if type(a) is masked.MaskedValue:
+                    r = masked.ufunc_call(self, args, kwargs)
+                    if r is not None:
+                        return r
+                    break
         if tiers.routing:  # the host tier, for inputs on the host
             r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
             if r is None:
