@@ -86,3 +86,18 @@ def _iota(eqn, *dyn):
     s = [1] * len(shape)
     s[d] = shape[d]
     return np.broadcast_to(r.reshape(s), shape)
+
+
+@rule("stack")
+def _stack(eqn, *xs):
+    return np.stack(xs, axis=eqn.params["axis"])
+
+
+@rule("unstack")
+def _unstack(eqn, x):
+    return list(np.moveaxis(x, eqn.params["axis"], 0))
+
+
+@rule("tile")
+def _tile(eqn, x):
+    return np.tile(x, eqn.params["reps"])

@@ -28,27 +28,47 @@ is counted (``STATS``) and, under ``python -m tnp run --report``, by program lin
 (``syncs.note_tier``).
 """
 import atexit
+import collections
 import threading
 import weakref
 
 import numpy as np
 
 from .. import settings
-from . import caches, interpreter, syncs
+from . import interpreter, syncs
 from .interpreter_base import ALIGN, Unsupported, is_aligned
-from .jaxload import jax, jcore, on_load
+from . import tracing
+from .jaxload import jax, jcore, on_load, wrap_jit
 
 MEGA_COMPILES = 10  # compiles of a family past which ...
 MEGA_RUNS = 50  # ... fewer compiled runs than this per compile make it megamorphic
 STATS = {"cold": 0, "compiled": 0, "critical": 0, "background": 0, "fallbacks": 0,
          "megamorphic": 0}
+MISSING = collections.Counter()  # primitive without a NumPy rule -> fallbacks it caused
 MODE = "auto"
 COMPILES = 1
 _cpu = [None]  # whether the default backend is the CPU (asked once)
 _lock = threading.Lock()
 _inflight = []  # background compile threads running
-_ENTRIES = caches.KernelTable()  # (family, signature) -> _Entry
-_FAMILIES = caches.KernelTable()  # family -> _Family
+BOUND = 8192  # entries (and families) remembered at most, the oldest quarter dropped past it
+
+
+class _Table(dict):
+    """A dict bounded by ``BOUND`` entries: past it, the oldest quarter goes (a dropped entry
+    is cold again: NumPy until it proves hot)."""
+
+    def __setitem__(self, key, value):
+        if len(self) >= BOUND:
+            try:
+                for k in list(self)[:BOUND // 4]:
+                    self.pop(k, None)
+            except RuntimeError:  # changed by another thread while listing: drop all
+                self.clear()
+        super().__setitem__(key, value)
+
+
+_ENTRIES = _Table()  # (family, signature) -> _Entry
+_FAMILIES = _Table()  # family -> _Family
 
 
 def _setting(name, value):
@@ -74,7 +94,7 @@ class _Family:
 class _Entry:
     """One structure at one signature: its sightings, its jaxpr (traced at the first cold
     run), whether it is compiled, being compiled, or has no NumPy rule."""
-    __slots__ = ("seen", "jaxpr", "compiled", "pending", "unsupported", "family")
+    __slots__ = ("seen", "jaxpr", "tree", "compiled", "pending", "unsupported", "family")
 
     def __init__(self, family):
         self.seen = 0
@@ -101,8 +121,8 @@ def signature(flat):
 
 
 def call(family, args, fn, compile_):
-    """The results of ``fn(*args)`` computed on NumPy (a tuple of device arrays, ``fn``'s
-    outputs flattened), or None when the caller is to run its compiled executable (compiled
+    """The results of ``fn(*args)`` computed on NumPy (device arrays, in ``fn``'s output
+    structure), or None when the caller is to run its compiled executable (compiled
     now, on the program's path, if it is not yet: counted). ``family``: the structure's
     hashable key; ``compile_(abstract_args)``: builds the caller's executable for arguments
     of these shapes and dtypes (run in the background when the entry is hot)."""
@@ -128,9 +148,10 @@ def call(family, args, fn, compile_):
             _submit(e, args, compile_)
     try:
         results = _cold(e, fn, args, flat)
-    except Unsupported:
+    except Unsupported as exc:
         e.unsupported = True
         STATS["fallbacks"] += 1
+        MISSING[str(exc)] += 1
         syncs.note_tier("fallback")
         return _critical(e)
     STATS["cold"] += 1
@@ -159,13 +180,12 @@ def _compiled(f):
 
 def _cold(e, fn, args, flat):
     """``fn(*args)`` computed by NumPy from its jaxpr (traced once per entry)."""
-    closed = e.jaxpr
-    if closed is None:
-        closed = jax.make_jaxpr(fn)(*args)
+    if e.jaxpr is None:
+        closed, shapes = jax.make_jaxpr(fn, return_shape=True)(*args)
         interpreter.check(closed.jaxpr)
-        e.jaxpr = closed
-    outs = interpreter.evaluate(closed, [np.asarray(x) for x in flat])
-    return tuple(_to_device(outs))
+        e.jaxpr, e.tree = closed, jax.tree_util.tree_structure(shapes)
+    outs = interpreter.evaluate(e.jaxpr, [np.asarray(x) for x in flat])
+    return jax.tree_util.tree_unflatten(e.tree, _to_device(outs))
 
 
 _OWNED = weakref.WeakValueDictionary()  # id -> the raw buffers interpreter_base.aligned made
@@ -236,6 +256,46 @@ def _compile(e, compile_, abstract):
             _inflight.remove(threading.current_thread())
 
 
+class Kernel:
+    """A jitted kernel (``jaxload.jit``'s) run through the tiers: ``real`` (the ``jax.jit``)
+    once compiled, its function ``__wrapped__`` on NumPy while cold. A call with keyword
+    arguments, static argument names, or under a JAX trace is the ``jax.jit``'s; static
+    positional arguments are part of the structure. Other attributes (``lower``,
+    ``clear_cache``) are the ``jax.jit``'s."""
+
+    def __init__(self, real, fun, options):
+        self.real, self.__wrapped__ = real, fun
+        static = options.get("static_argnums", ())
+        self.static = (static,) if isinstance(static, int) else tuple(static)
+        self.direct = bool(options.get("static_argnames"))
+
+    def __call__(self, *args, **kwargs):
+        real = self.real
+        if (kwargs or self.direct or not active()
+                or type(tracing.current_trace()) is not jcore.EvalTrace):
+            return real(*args, **kwargs)
+        if self.static:
+            n = len(args)
+            st = tuple(i % n for i in self.static)
+            fixed = tuple((i, args[i]) for i in st)
+            dyn = tuple(a for i, a in enumerate(args) if i not in st)
+            family = (self, fixed)
+
+            def full(d):
+                it = iter(d)
+                sv = dict(fixed)
+                return [sv[i] if i in sv else next(it) for i in range(n)]
+            r = call(family, dyn, lambda *d: self.__wrapped__(*full(d)),
+                     lambda abstract: real.lower(*full(abstract)).compile())
+        else:
+            r = call(self, args, self.__wrapped__,
+                     lambda abstract: real.lower(*abstract).compile())
+        return real(*args) if r is None else r
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
 def wait():
     """Wait for the background compiles in flight (tests; and at exit, before JAX's own
     clean-up)."""
@@ -255,3 +315,4 @@ def stats():
 
 
 on_load(lambda: atexit.register(wait))
+wrap_jit(Kernel)
