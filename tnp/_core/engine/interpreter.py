@@ -124,9 +124,29 @@ def _while(eqn, ins):
     return vals
 
 
+def _scan(eqn, ins):
+    """``lax.scan``: the body once per step (a Python loop: slow for long scans)."""
+    p = eqn.params
+    nc, ncar, body = p["num_consts"], p["num_carry"], p["jaxpr"]
+    consts, carry, xs = ins[:nc], list(ins[nc:nc + ncar]), ins[nc + ncar:]
+    steps = range(p["length"] - 1, -1, -1) if p["reverse"] else range(p["length"])
+    ys = []
+    for i in steps:
+        out = _run(body.jaxpr, body.consts, list(consts) + carry + [x[i] for x in xs])
+        carry, y = out[:ncar], out[ncar:]
+        ys.append(y)
+    if p["reverse"]:
+        ys.reverse()
+    avals = [v.aval for v in eqn.outvars[ncar:]]
+    stacked = [np.stack([y[k] for y in ys]) if ys else np.zeros(a.shape, a.dtype)
+               for k, a in enumerate(avals)]
+    return carry + stacked
+
+
 for _name in ("jit", "pjit", "closed_call", "core_call", "custom_jvp_call", "custom_vjp_call",
               "custom_vjp_call_jaxpr", "remat", "checkpoint", "custom_lin"):
     CALLS[_name] = _call
 CALLS["cond"] = _cond
 CALLS["while"] = _while
+CALLS["scan"] = _scan
 

@@ -101,3 +101,14 @@ def _unstack(eqn, x):
 @rule("tile")
 def _tile(eqn, x):
     return np.tile(x, eqn.params["reps"])
+
+
+@rule("platform_index")
+def _platform_index(eqn, *xs):
+    """The branch ``lax.platform_dependent`` takes on the CPU (the default's, after the
+    named ones, when no group names it)."""
+    groups = eqn.params["platforms"]
+    for i, group in enumerate(groups):
+        if "cpu" in group:
+            return np.int32(i)
+    return np.int32(len(groups))
