@@ -149,13 +149,15 @@ MOVE_ROWS = 12  # the tier moves listed, most frequent first
 def _report_data(error, compiles):
     """The report as JSON-serialisable data; ``compiles``: XLA executables the program built."""
     from tnp._core.dispatch import fallback
-    from tnp._core.engine import lazy, syncs
+    from tnp._core.engine import lazy, syncs, tiering
     moves = [[line, name, list(shape), dtype, n]
              for (line, name, shape, dtype), n in syncs.MOVES.most_common()]
     flushes = [[line, reason, n] for (line, reason), n in syncs.FLUSHES.most_common()]
+    tiers = [[line, event, n] for (line, event), n in syncs.TIERS.most_common()]
     return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
             "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "moves": moves,
             "flushes": flushes, "graphs": lazy.STATS["graphs"], "compiles": compiles,
+            "tiers": tiers,
             "error": error}
 
 
@@ -193,6 +195,7 @@ def format_report(data):
         out.append("sync points: none")
     out += _format_moves(data["moves"])
     out += _format_flushes(data.get("flushes"), data.get("graphs", 0))
+    out += _format_tiers(data.get("tiers"))
     out.append(f"XLA compiles during the program: {data['compiles']}")
     return out
 
@@ -211,6 +214,22 @@ def _format_flushes(flushes, graphs):
     if rest:
         out.append(f"  ... {_plural(len(rest), 'more row')} "
                    f"({sum(r[-1] for r in rest)} flushes)")
+    return out
+
+
+def _format_tiers(tiers):
+    """The tiering lines (``tiering``): by program line, NumPy-tier runs, compiles on the
+    program's path, background compiles, fallbacks and megamorphic structures; the most
+    frequent ``MOVE_ROWS`` rows."""
+    from tnp._core.engine.syncs import TIER_EVENTS
+    if not tiers:
+        return []
+    out = ["tiers (cold graphs and kernels on NumPy, hot ones compiled):"]
+    for line, event, n in tiers[:MOVE_ROWS]:
+        out.append(f"  {_where(line)}: {_plural(n, 'time')}, {event} - {TIER_EVENTS[event]}")
+    rest = tiers[MOVE_ROWS:]
+    if rest:
+        out.append(f"  ... {_plural(len(rest), 'more row')}")
     return out
 
 
@@ -235,7 +254,7 @@ def run_program(target, args, is_module, report=False):
     """Run the program under tnp; with ``report``, print the report on stderr after it."""
     import warnings
     from tnp import TnpFallbackWarning
-    from tnp._core.engine import caches, syncs
+    from tnp._core.engine import caches, syncs, tiering
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
     report_path = settings.get("run_report")
     os.environ.pop(_REPORT_ENV, None)  # (not passed on to the program's own processes)
@@ -255,6 +274,7 @@ def run_program(target, args, is_module, report=False):
     except Exception as exc:  # noqa: BLE001  (reported, exit status 1 as Python's)
         error, code = _failure(exc), 1
     finally:
+        tiering.wait()  # (the background compiles the program started are counted)
         data = _report_data(error, caches.executables_built() - built)
         if report_path:
             with open(report_path, "w") as f:

@@ -77,10 +77,16 @@ def note_flush(reason):
         FLUSHES[program_line(sys._getframe(1)), reason] += 1
 
 
-def note_tier(event):
-    """A tiering decision (a key of ``TIER_EVENTS``) was made."""
+def note_tier(event, line=False):
+    """A tiering decision (a key of ``TIER_EVENTS``) was made, by the program's line ``line``
+    (``caller_line``'s, for a background thread) or the caller's."""
     if _reporting:
-        TIERS[program_line(sys._getframe(1)), event] += 1
+        TIERS[program_line(sys._getframe(1)) if line is False else line, event] += 1
+
+
+def caller_line():
+    """The program line of the current call (None when not reporting)."""
+    return program_line(sys._getframe(1)) if _reporting else None
 
 
 def direction(name):

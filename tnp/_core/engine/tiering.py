@@ -224,7 +224,8 @@ def _submit(e, args, compile_):
         if len(_inflight) >= COMPILES:
             return
         e.pending = True
-        t = threading.Thread(target=_compile, args=(e, compile_, abstract), daemon=True,
+        t = threading.Thread(target=_compile, args=(e, compile_, abstract, syncs.caller_line()),
+                             daemon=True,
                              name="tnp-compile")
         _inflight.append(t)
     t.start()
@@ -241,12 +242,12 @@ def _abstract(x):
     return x
 
 
-def _compile(e, compile_, abstract):
+def _compile(e, compile_, abstract, line):
     try:
         compile_(abstract)
         _compiled(e.family)
         STATS["background"] += 1
-        syncs.note_tier("background")
+        syncs.note_tier("background", line)
         e.compiled = True  # the swap: the next call runs the executable
     except Exception:  # noqa: BLE001 (the program's path compiles it and raises its error)
         e.unsupported = True
