@@ -22,6 +22,7 @@ from . import (interpreter_elementwise, interpreter_indexing, interpreter_reduct
                interpreter_shapes)  # (they register their rules)
 
 CALLS = {}  # call primitive name -> its evaluation
+SCAN_STEPS = 256  # a scan of more steps is not run here (a Python loop: compiled instead)
 
 
 def check(jaxpr):
@@ -29,6 +30,8 @@ def check(jaxpr):
     rule."""
     for eqn in jaxpr.eqns:
         name = eqn.primitive.name
+        if name == "scan" and eqn.params["length"] > SCAN_STEPS:
+            raise Unsupported("scan (long)")
         if name in CALLS:
             for sub in _subjaxprs(eqn):
                 check(sub)
