@@ -177,7 +177,12 @@ def _select_n(eqn, which, *cases):
             np.copyto(out, cases[1], where=np.broadcast_to(which, out.shape))
             return out
         return np.where(which, cases[1], cases[0])
-    return np.choose(which.astype(np.intp), cases)
+    shape = eqn.outvars[0].aval.shape
+    out = np.array(np.broadcast_to(cases[0], shape))
+    which = np.broadcast_to(which, shape)
+    for k, c in enumerate(cases[1:], 1):
+        np.copyto(out, c, where=which == k)
+    return out
 
 
 @rule("clamp")

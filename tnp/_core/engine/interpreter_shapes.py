@@ -109,6 +109,6 @@ def _platform_index(eqn, *xs):
     named ones, when no group names it)."""
     groups = eqn.params["platforms"]
     for i, group in enumerate(groups):
-        if "cpu" in group:
+        if group is not None and "cpu" in group:
             return np.int32(i)
     return np.int32(len(groups))

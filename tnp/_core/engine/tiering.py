@@ -18,8 +18,9 @@ backend (``TNP_COLD=auto``):
   entry is marked compiled (one assignment: the swap) and the next call runs the executable.
 - megamorphic: a family compiled more than ``MEGA_COMPILES`` times with fewer than
   ``MEGA_RUNS`` compiled runs per compile stops compiling: new signatures stay on NumPy.
-- a jaxpr holding a primitive without a NumPy rule (``interpreter.Unsupported``) compiles at
-  once, on the program's path (the one fallback: ``STATS["fallbacks"]``).
+- a jaxpr holding a primitive without a NumPy rule (``interpreter.Unsupported``), or a rule
+  that cannot take its case (NumPy's 64 dimensions), compiles at once, on the program's path
+  (the one fallback: ``STATS["fallbacks"]``, by primitive in ``MISSING``).
 
 ``TNP_COLD=force`` runs every call on NumPy (where a rule exists; the conformance suite's
 cold run), ``off`` compiles every call on the program's path (as before tiering). On a GPU or
@@ -184,7 +185,10 @@ def _cold(e, fn, args, flat):
         closed, shapes = jax.make_jaxpr(fn, return_shape=True)(*args)
         interpreter.check(closed.jaxpr)
         e.jaxpr, e.tree = closed, jax.tree_util.tree_structure(shapes)
-    outs = interpreter.evaluate(e.jaxpr, [np.asarray(x) for x in flat])
+    try:
+        outs = interpreter.evaluate(e.jaxpr, [np.asarray(x) for x in flat])
+    except Exception as exc:  # noqa: BLE001 (a case a rule cannot take, such as NumPy's
+        raise Unsupported(f"{type(exc).__name__} in a rule") from exc  # 64 dimensions: compiled)
     return jax.tree_util.tree_unflatten(e.tree, _to_device(outs))
 
 
