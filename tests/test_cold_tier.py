@@ -14,6 +14,7 @@ from tnp._core.engine import caches, tiering
 @pytest.fixture
 def cold(device_placement):
     previous = settings.update(cold="auto", cold_compiles=1)
+    tiering.wait()  # (compiles other tests started do not count here)
     yield
     tiering.wait()
     settings.restore(previous)
@@ -87,6 +88,7 @@ def test_background_compiles_under_threads(cold):
 
 def test_forced_tier_runs_every_call_on_numpy(device_placement):
     previous = settings.update(cold="force")
+    tiering.wait()
     try:
         a = numpy.arange(100.0)
         x = np.asarray(a)
