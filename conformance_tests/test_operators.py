@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check
+from tnp._core import settings
 from strategies import ALL_DTYPES, PY_SCALARS, arrays, broadcastable_shapes
 
 BINARY = [operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
@@ -68,14 +69,22 @@ def _known(ops, pairs, ids):
         for x, y in pairs:
             marks = [] if op.__name__ in DEFAULT else [pytest.mark.slow]
             reason = KNOWN.get((op.__name__, str(x), ids(y)))
-            if reason:
-                marks.append(pytest.mark.xfail(strict=True, reason=reason))
+            if reason:  # (XLA's differences: under the NumPy tier, TNP_COLD, the call may be
+                # computed by NumPy, and pass)
+                marks.append(pytest.mark.xfail(strict=settings.get("cold") == "off",
+                                               reason=reason))
             yield pytest.param(op, x, y, id=f"{ids(y)}-{x}-{op.__name__}", marks=marks)
 
 
 @pytest.mark.parametrize("op,dt,scalar", list(_known(
     BINARY, [(dt, s) for dt in ALL_DTYPES for s in PY_SCALARS], repr)))
-def test_binary_python_scalars(op, dt, scalar):
+def test_binary_python_scalars(op, dt, scalar, request):
+    if (op.__name__ == "truediv" and np.dtype(dt).kind == "c" and scalar == 2 + 3j
+            and settings.get("cold") != "off"):
+        request.applymarker(pytest.mark.xfail(strict=False, reason=(
+            "the NumPy tier (TNP_COLD) computes tnp's complex division formula with NumPy's "
+            "operations: signed zeros of the imaginary part differ from NumPy's division "
+            "(not strict: a call seen before runs compiled)")))
     check(lambda xp, a: op(a, scalar), _sample(dt))
     check(lambda xp, a: op(scalar, a), _sample(dt))
 

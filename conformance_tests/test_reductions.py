@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check, platform_xfail
+from tnp._core import settings
 from strategies import ALL_DTYPES, FLOATS, array_and_dtype, shapes
 
 AXES = [None, 0, -1, (0, 1), (0, 2)]
@@ -72,7 +73,11 @@ def test_empty(name, shape, axis):
 @pytest.mark.parametrize("name", ["sum", "prod", "min", "max"])
 @pytest.mark.parametrize("dt", [np.dtype("i4"), np.dtype("f8"), np.dtype("c16"),
                                 np.dtype("?")], ids=str)
-def test_initial_where(name, dt):
+def test_initial_where(name, dt, request):
+    if name == "prod" and dt.kind == "c" and settings.get("cold") != "off":
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "the NumPy tier (TNP_COLD) multiplies the masked-out elements' 1+0j in: signed "
+            "zeros of the imaginary part differ from NumPy's product of the kept elements")))
     mask = np.array([True, False, True, True])
     check(lambda xp, a: getattr(xp, name)(a, axis=-1, initial=2), _data(dt))
     check(lambda xp, a: getattr(xp, name)(a, axis=1, where=mask, initial=1), _data(dt))

@@ -3,9 +3,20 @@ shape, however the call names it (a device-tier cost: every new kernel is an XLA
 milliseconds on a CPU). NumPy is the oracle of the values (``conformance_tests``); these count
 compiles."""
 import numpy as np
+import pytest
 
 import tnp
+from tnp._core import settings
 from tnp._core.engine import caches
+
+
+@pytest.fixture(autouse=True)
+def compiled_tier():
+    """These tests count XLA's compiles or donations: every graph and kernel compiled (the
+    NumPy tier off)."""
+    previous = settings.update(cold="off")
+    yield
+    settings.restore(previous)
 
 
 def test_einsum_spellings_share_one_kernel(device_placement):

@@ -42,11 +42,12 @@ def test_many_live_kernels_do_not_recompile():
     # 40+ executables kept busy by a loop, against a limit of 24: each kernel holds 2 shapes,
     # under its share (24 // 8), so nothing is dropped and the loop compiles only on its first
     # pass (a clearing every 24 compiles would recompile all of them on every pass).
-    # Eager kernels (TNP_LAZY=0): lazily nothing here would be computed, the results unread.
+    # Eager kernels (TNP_LAZY=0): lazily nothing here would be computed, the results unread;
+    # every call compiled (TNP_COLD=off: the NumPy tier would run the first passes).
     import subprocess
     out = subprocess.run([sys.executable, "-c", _LIVE_KERNELS], capture_output=True, text=True,
                          check=True, env=dict(os.environ, TNP_PLACEMENT="device", TNP_LAZY="0",
-                                              TNP_KERNEL_CACHE_SIZE="24",
+                                              TNP_COLD="off", TNP_KERNEL_CACHE_SIZE="24",
                                               TNP_COMPILATION_CACHE="0")).stdout
     built = eval(out.strip().splitlines()[-1])  # noqa: S307 (our own list)
     assert built[0] > 24 and built[1:] == [0, 0, 0], built

@@ -151,14 +151,15 @@ def _report_data(error, compiles, loaded):
     """The report as JSON-serialisable data; ``compiles``: XLA executables the program built by
     compiling, ``loaded``: those it loaded from the persistent compilation cache instead."""
     from tnp._core.dispatch import fallback
-    from tnp._core.engine import lazy, syncs
+    from tnp._core.engine import lazy, syncs, tiering
     moves = [[line, name, list(shape), dtype, n]
              for (line, name, shape, dtype), n in syncs.MOVES.most_common()]
     flushes = [[line, reason, n] for (line, reason), n in syncs.FLUSHES.most_common()]
+    tiers = [[line, event, n] for (line, event), n in syncs.TIERS.most_common()]
     return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
             "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "moves": moves,
             "flushes": flushes, "graphs": lazy.STATS["graphs"], "compiles": compiles,
-            "compiles_loaded": loaded, "error": error}
+            "compiles_loaded": loaded, "tiers": tiers, "error": error}
 
 
 def _plural(n, word):
@@ -195,6 +196,7 @@ def format_report(data):
         out.append("sync points: none")
     out += _format_moves(data["moves"])
     out += _format_flushes(data.get("flushes"), data.get("graphs", 0))
+    out += _format_tiers(data.get("tiers"))
     loaded = data.get("compiles_loaded")
     out.append(f"XLA compiles during the program: {data['compiles']}"
                + (f" ({_plural(loaded, 'executable')} loaded from the persistent compilation "
@@ -219,6 +221,22 @@ def _format_flushes(flushes, graphs):
     return out
 
 
+def _format_tiers(tiers):
+    """The tiering lines (``tiering``): by program line, NumPy-tier runs, compiles on the
+    program's path, background compiles, fallbacks and megamorphic structures; the most
+    frequent ``MOVE_ROWS`` rows."""
+    from tnp._core.engine.syncs import TIER_EVENTS
+    if not tiers:
+        return []
+    out = ["tiers (cold graphs and kernels on NumPy, hot ones compiled):"]
+    for line, event, n in tiers[:MOVE_ROWS]:
+        out.append(f"  {_where(line)}: {_plural(n, 'time')}, {event} - {TIER_EVENTS[event]}")
+    rest = tiers[MOVE_ROWS:]
+    if rest:
+        out.append(f"  ... {_plural(len(rest), 'more row')}")
+    return out
+
+
 def _format_moves(moves):
     """The tier-moves lines: the most frequent ``MOVE_ROWS`` rows, then how many more."""
     from tnp._core.engine.syncs import direction
@@ -240,7 +258,7 @@ def run_program(target, args, is_module, report=False):
     """Run the program under tnp; with ``report``, print the report on stderr after it."""
     import warnings
     from tnp import TnpFallbackWarning
-    from tnp._core.engine import compilecache, syncs
+    from tnp._core.engine import compilecache, syncs, tiering
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
     report_path = settings.get("run_report")
     os.environ.pop(_REPORT_ENV, None)  # (not passed on to the program's own processes)
@@ -260,6 +278,7 @@ def run_program(target, args, is_module, report=False):
     except Exception as exc:  # noqa: BLE001  (reported, exit status 1 as Python's)
         error, code = _failure(exc), 1
     finally:
+        tiering.wait()  # (the background compiles the program started are counted)
         after = compilecache.counts()
         data = _report_data(error, after["compiles"] - before["compiles"],
                             after["loaded"] - before["loaded"])

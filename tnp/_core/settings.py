@@ -72,6 +72,16 @@ SETTINGS = (
             "early flush operations",
             "operations at which the first pending graph after a wait is flushed early (the "
             "device computes it while the program records more)"),
+    Setting("cold", "TNP_COLD", "choice", "auto",
+            "cold tier",
+            "the NumPy tier for cold graphs and kernels on a CPU backend: auto (a structure "
+            "and shapes seen once run on NumPy, compiled in the background when seen again), "
+            "off (always compiled) or force (always NumPy, where it has a rule)",
+            choices=("auto", "off", "force")),
+    Setting("cold_compiles", "TNP_COLD_COMPILES", "int", 1,
+            "background compiles",
+            "compiles of hot graphs and kernels running in the background at most (0: a hot "
+            "one compiles on the program's path)"),
     Setting("placement", "TNP_PLACEMENT", "choice", "auto",
             "placement mode",
             "the placement mode: auto (small arrays made from host data on the host tier) or "

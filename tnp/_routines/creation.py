@@ -207,7 +207,7 @@ def _fill_kernel(dtype):
     """The fill kernel of a dtype (by its type code): one executable per shape, tracked by
     ``tnp._core.engine.caches`` (a program making arrays of ever-new shapes, as NumPy's test
     generators do, prunes this kernel's executables, not all of JAX's)."""
-    return jax.jit(lambda value, shape: jnp.full(shape, value, dtype), static_argnums=(1,))
+    return jit(lambda value, shape: jnp.full(shape, value, dtype), static_argnums=(1,))
 
 
 def _check_order(order, fn=np.empty, *args):

@@ -45,7 +45,7 @@ import functools
 import math
 import sys
 
-from ..engine.jaxload import jax, jnp, jcore as _jcore, ArrayImpl, JaxArray, Tracer
+from ..engine.jaxload import jax, jit, jnp, jcore as _jcore, ArrayImpl, JaxArray, Tracer
 import numpy as np
 
 from ..engine import caches, lenses, tracing
@@ -99,7 +99,7 @@ def _kernel(chain, adv, has_where, donate):
     # other backends apply them in any order, so there only the last update is scattered.
     ordered = adv is None or jax.default_backend() == "cpu"
     fn = functools.partial(_write, chain, adv, has_where, ordered)
-    return jax.jit(fn, donate_argnums=(0,) if donate else ())
+    return jit(fn, donate_argnums=(0,) if donate else ())
 
 
 # ---- locks, donation, buffer swaps (see the module docstring) ------------------------------

@@ -12,7 +12,7 @@ import inspect
 import operator
 import typing
 
-from ..engine.jaxload import jax, JaxArray
+from ..engine.jaxload import jax, jit, JaxArray
 import numpy as np
 from numpy.exceptions import AxisError
 
@@ -218,7 +218,7 @@ def _kernel_table(positional, name, n, static, dynamic):
                 vals[i] = v
             return positional(*vals)
         body.__name__ = name
-        k = kernels[key] = jax.jit(body)
+        k = kernels[key] = jit(body)
         return k
 
     def kernel(vals, pending=False):

@@ -151,6 +151,22 @@ def until_loaded(before, after):
     return _register(standin, lambda: after)
 
 
+_WRAP = [None]  # the tiering wrapper of jitted kernels (``wrap_jit``), once registered
+
+
+def wrap_jit(wrapper):
+    """Register ``wrapper(real_jit, fun, options)``: every kernel ``jit`` makes from now on is
+    the wrapper's (``tiering.Kernel``: the NumPy tier for cold calls)."""
+    _WRAP[0] = wrapper
+
+
+def _jax_jit(fun, options):
+    """``jax.jit(fun, **options)``, wrapped by the registered wrapper."""
+    real = importlib.import_module("jax").jit(fun, **options)
+    wrap = _WRAP[0]
+    return real if wrap is None else wrap(real, fun, options)
+
+
 class _Jit:
     """``jax.jit(fun, **options)``, made at the first call."""
     __slots__ = ("fun", "options", "real", "__weakref__")
@@ -169,19 +185,20 @@ class _Jit:
     def _make(self):
         load()
         if self.real is None:  # made while _set_up ran (another thread): not in its list
-            self.real = importlib.import_module("jax").jit(self.fun, **self.options)
+            self.real = _jax_jit(self.fun, self.options)
         return self.real
 
 
 def jit(fun=None, **options):
     """``jax.jit`` that imports JAX at the first call; usable as ``@jit`` or
-    ``functools.partial(jit, static_argnums=...)``."""
+    ``functools.partial(jit, static_argnums=...)``. The kernel is the registered wrapper's
+    (``wrap_jit``) around it."""
     if fun is None:
         return lambda f: jit(f, **options)
     if _LOADED:
-        return importlib.import_module("jax").jit(fun, **options)
+        return _jax_jit(fun, options)
     standin = _Jit(fun, options)
-    return _register(standin, lambda: importlib.import_module("jax").jit(fun, **options))
+    return _register(standin, lambda: _jax_jit(fun, options))
 
 
 class _Finder:

@@ -34,7 +34,7 @@ import weakref
 
 import numpy as np
 
-from . import caches, syncs, tracing
+from . import caches, syncs, tiering, tracing
 from .jaxload import jax, jcore as _jcore
 
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
@@ -143,11 +143,13 @@ def flush(g, reason):
     key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
     traced = type(tracing.current_trace()) is not _jcore.EvalTrace
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
-        fn = _executable(key, g.leaves)  # trace: concrete all the same)
-        if reason == "early" and fn.recomputes:
-            g.due = None
-            return False
-        results = fn(*g.leaves * fn.copies)
+        results = _numpy_tier(key, g.leaves)  # trace: concrete all the same)
+        if results is None:
+            fn = _executable(key, g.leaves)
+            if reason == "early" and fn.recomputes:
+                g.due = None
+                return False
+            results = fn(*g.leaves * fn.copies)
     STATS["flushes"] += 1
     if reason in _WAITS:
         early[0] = True
@@ -166,6 +168,23 @@ def store(root, buf):
     in-place write recorded lazily). The engine's one assignment of an array's storage (the
     array layer makes every other); called under ``LOCK``."""
     root._buf = buf
+
+
+def _numpy_tier(key, leaves):
+    """The graph's results computed on NumPy while it is cold (``tiering.call``), else None:
+    the compiled graph runs (compiled in the background once hot, or now)."""
+    if not tiering.active():
+        return None
+    return tiering.call(key, leaves, _composed(key),
+                        lambda abstract: _build(key, abstract))
+
+
+def _build(key, abstract):
+    """Compile the graph of ``key`` for leaves of the shapes ``abstract`` (the background
+    compile: its executable is the one the next flush's call runs)."""
+    fn = _executable(key, abstract)
+    if fn.copies == 1 and len(key[2]) == 1:  # (else ``_compiled`` compiled it for its costs)
+        fn.lower(*abstract).compile()
 
 
 def _executable(key, leaves):

@@ -6,7 +6,8 @@ device value to the host. When reporting is on (``python -m tnp run --report`` /
 through ``set_program``), the first program line that reached each sync point, and each fallback
 name (``note_fallback``), is remembered too: the deepest frame of the stack that lies in the
 program's own files; and ``MOVES`` counts each move by its program line, sync point and the
-value's shape and dtype; ``FLUSHES`` counts lazy flushes (``lazy``) by program line and reason.
+value's shape and dtype; ``FLUSHES`` counts lazy flushes (``lazy``) by program line and reason, ``TIERS`` the
+tiering decisions (``tiering``) by program line.
 """
 import collections
 import os
@@ -33,6 +34,13 @@ LINES = {}            # sync point name -> (file, line) of its first use by the 
 FALLBACK_LINES = {}   # fallback qualname -> (file, line) of its first use by the program
 MOVES = collections.Counter()  # (program line, sync point, shape, dtype name) -> moves
 FLUSHES = collections.Counter()  # (program line, reason) -> lazy flushes
+TIERS = collections.Counter()  # (program line, tier event) -> count (``tiering``)
+# what ``tiering`` counts, for reports
+TIER_EVENTS = {"cold": "runs on the NumPy tier (a cold graph or kernel: no compile)",
+               "compile": "compiles on the program's path",
+               "background": "compiles in the background (a hot graph or kernel)",
+               "fallback": "cold runs with no NumPy rule (compiled on the program's path)",
+               "megamorphic": "structures that stopped compiling (recompiled often, few runs)"}
 
 _program_dir = None   # the program's directory, under ``python -m tnp run``
 _reporting = False
@@ -67,6 +75,18 @@ def note_flush(reason):
     """A lazy flush ran, forced by ``reason`` (a key of ``lazy.REASONS``)."""
     if _reporting:
         FLUSHES[program_line(sys._getframe(1)), reason] += 1
+
+
+def note_tier(event, line=False):
+    """A tiering decision (a key of ``TIER_EVENTS``) was made, by the program's line ``line``
+    (``caller_line``'s, for a background thread) or the caller's."""
+    if _reporting:
+        TIERS[program_line(sys._getframe(1)) if line is False else line, event] += 1
+
+
+def caller_line():
+    """The program line of the current call (None when not reporting)."""
+    return program_line(sys._getframe(1)) if _reporting else None
 
 
 def direction(name):

@@ -10,7 +10,7 @@ import functools
 import re
 import warnings
 
-from ..engine.jaxload import jax, jnp, JaxArray, Tracer
+from ..engine.jaxload import jax, jit, jnp, JaxArray, Tracer
 import numpy as np
 
 from ..engine import lazy
@@ -101,7 +101,7 @@ def kernel(uf, in_dtypes, out_dtypes, check):
         r = r if isinstance(r, tuple) else (r,)
         r = tuple(numpy_cast(v, dt) for v, dt in zip(r, out_dtypes))
         return (r, _fp_flags(uf.__name__, xs, r)) if check else (r, None)
-    return jax.jit(kernel)
+    return jit(kernel)
 
 
 # ---- operands ----------------------------------------------------------------------------

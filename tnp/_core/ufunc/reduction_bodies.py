@@ -5,7 +5,7 @@ caches them). ``reduce_body`` is also the reduction the routines' own fronts tra
 """
 import functools
 
-from ..engine.jaxload import jax, jnp, lax
+from ..engine.jaxload import jax, jit, jnp, lax
 import numpy as np
 
 from ..numerics.fperr import flags as _fp_flags, int_fold_flags
@@ -211,4 +211,4 @@ METHODS = {"reduce": reduce_body, "accumulate": _accumulate_body, "fold": _fold_
 
 def method_kernel(uf, method, static):
     """The compiled kernel of ``uf``'s ``method`` body for the ``static`` arguments."""
-    return jax.jit(functools.partial(METHODS[method], uf, static))
+    return jit(functools.partial(METHODS[method], uf, static))

@@ -1,0 +1,155 @@
+"""The NumPy tier's evaluator: a jaxpr (what a graph or kernel traces to) computed with NumPy.
+
+``evaluate(closed, args)`` runs each equation of ``closed`` (a ``ClosedJaxpr``) with the NumPy
+rule of its primitive (``RULES``: ``interpreter_elementwise``, ``interpreter_shapes``,
+``interpreter_indexing``; a call primitive, ``jit``/``custom_jvp_call``/``cond``/``while``,
+evaluates its own jaxpr here), in the jaxpr's dtypes, which are NumPy's result dtypes, so each
+operation rounds as NumPy's does. Every value is a NumPy array of its variable's shape and dtype
+(a rule's result is converted when NumPy gives another dtype, as for comparisons of scalars). A
+primitive without a rule raises ``Unsupported`` before anything is computed (``check``): the
+caller compiles instead (the one fallback, counted by ``tiering``). Floating-point errors are
+NumPy's silent ones here (tnp's own checks, ``numerics/fperr``, are operations of the jaxpr).
+
+Outputs are allocated 64-byte aligned (``aligned``) where a rule writes them itself, so
+``tiering`` makes them device buffers without a copy (``jax.dlpack``: JAX's CPU client aliases
+an aligned host buffer).
+"""
+import numpy as np
+
+from .jaxload import jcore
+from .interpreter_base import RULES, Unsupported
+from . import (interpreter_elementwise, interpreter_indexing, interpreter_reductions,  # noqa: F401
+               interpreter_shapes)  # (they register their rules)
+
+CALLS = {}  # call primitive name -> its evaluation
+SCAN_STEPS = 256  # a scan of more steps is not run here (a Python loop: compiled instead)
+
+
+def check(jaxpr):
+    """Raise ``Unsupported`` when ``jaxpr`` (or a jaxpr it calls) holds a primitive without a
+    rule."""
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        if name == "scan" and eqn.params["length"] > SCAN_STEPS:
+            raise Unsupported("scan (long)")
+        if name in CALLS:
+            for sub in _subjaxprs(eqn):
+                check(sub)
+        elif name not in RULES:
+            raise Unsupported(name)
+
+
+def evaluate(closed, args):
+    """The values of ``closed``'s outputs for the NumPy arrays ``args``."""
+    with np.errstate(all="ignore"):
+        return _run(closed.jaxpr, closed.consts, args)
+
+
+def _run(jaxpr, consts, args):
+    env = {}
+    for v, x in zip(jaxpr.constvars, consts):
+        env[v] = np.asarray(x)
+    for v, x in zip(jaxpr.invars, args):
+        env[v] = fit(x, v.aval)
+
+    def read(v):
+        return fit(v.val, v.aval) if type(v) is jcore.Literal else env[v]
+    for eqn in jaxpr.eqns:
+        ins = [read(v) for v in eqn.invars]
+        name = eqn.primitive.name
+        if name in CALLS:
+            out = CALLS[name](eqn, ins)
+        else:
+            out = RULES[name](eqn, *ins)
+        if eqn.primitive.multiple_results:
+            for v, x in zip(eqn.outvars, out):
+                if type(v) is not jcore.DropVar:
+                    env[v] = fit(x, v.aval)
+        else:
+            v = eqn.outvars[0]
+            if type(v) is not jcore.DropVar:
+                env[v] = fit(out, v.aval)
+    return [read(v) for v in jaxpr.outvars]
+
+
+def fit(x, aval):
+    """``x`` as a NumPy array of ``aval``'s dtype (NumPy's result, converted where a rule's
+    NumPy call gives another dtype) and shape (broadcast, for a scalar literal)."""
+    x = np.asarray(x)
+    dtype = aval.dtype
+    if x.dtype != dtype:
+        x = x.astype(dtype)
+    if x.shape != aval.shape:
+        x = np.broadcast_to(x, aval.shape)
+    return x
+
+
+# ---- call primitives -------------------------------------------------------------------------
+def _closed(p, key):
+    j = p[key]
+    return (j.jaxpr, j.consts) if hasattr(j, "consts") else (j, ())
+
+
+def _subjaxprs(eqn):
+    p = eqn.params
+    if eqn.primitive.name == "cond":
+        return [b.jaxpr for b in p["branches"]]
+    if eqn.primitive.name == "while":
+        return [p["cond_jaxpr"].jaxpr, p["body_jaxpr"].jaxpr]
+    for key in ("jaxpr", "call_jaxpr", "fun_jaxpr"):
+        if key in p:
+            return [_closed(p, key)[0]]
+    raise Unsupported(eqn.primitive.name)
+
+
+def _call(eqn, ins):
+    for key in ("jaxpr", "call_jaxpr", "fun_jaxpr"):
+        if key in eqn.params:
+            jaxpr, consts = _closed(eqn.params, key)
+            return _run(jaxpr, consts, ins[len(ins) - len(jaxpr.invars):])
+    raise Unsupported(eqn.primitive.name)
+
+
+def _cond(eqn, ins):
+    branches = eqn.params["branches"]
+    i = int(np.clip(ins[0], 0, len(branches) - 1))
+    b = branches[i]
+    return _run(b.jaxpr, b.consts, ins[1:])
+
+
+def _while(eqn, ins):
+    p = eqn.params
+    cn, bn = p["cond_nconsts"], p["body_nconsts"]
+    cconsts, bconsts, vals = ins[:cn], ins[cn:cn + bn], ins[cn + bn:]
+    cj, bj = p["cond_jaxpr"], p["body_jaxpr"]
+    while bool(_run(cj.jaxpr, cj.consts, cconsts + vals)[0]):
+        vals = _run(bj.jaxpr, bj.consts, bconsts + vals)
+    return vals
+
+
+def _scan(eqn, ins):
+    """``lax.scan``: the body once per step (a Python loop: slow for long scans)."""
+    p = eqn.params
+    nc, ncar, body = p["num_consts"], p["num_carry"], p["jaxpr"]
+    consts, carry, xs = ins[:nc], list(ins[nc:nc + ncar]), ins[nc + ncar:]
+    steps = range(p["length"] - 1, -1, -1) if p["reverse"] else range(p["length"])
+    ys = []
+    for i in steps:
+        out = _run(body.jaxpr, body.consts, list(consts) + carry + [x[i] for x in xs])
+        carry, y = out[:ncar], out[ncar:]
+        ys.append(y)
+    if p["reverse"]:
+        ys.reverse()
+    avals = [v.aval for v in eqn.outvars[ncar:]]
+    stacked = [np.stack([y[k] for y in ys]) if ys else np.zeros(a.shape, a.dtype)
+               for k, a in enumerate(avals)]
+    return carry + stacked
+
+
+for _name in ("jit", "pjit", "closed_call", "core_call", "custom_jvp_call", "custom_vjp_call",
+              "custom_vjp_call_jaxpr", "remat", "checkpoint", "custom_lin"):
+    CALLS[_name] = _call
+CALLS["cond"] = _cond
+CALLS["while"] = _while
+CALLS["scan"] = _scan
+

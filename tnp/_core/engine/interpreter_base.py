@@ -1,0 +1,33 @@
+"""The NumPy tier's rule table (``RULES``, filled by the ``interpreter_*`` rule modules), its
+``Unsupported`` error and the aligned allocation its outputs use."""
+import numpy as np
+
+ALIGN = 64
+RULES = {}  # primitive name -> rule(eqn, *values) -> value (or a list: multiple results)
+
+
+class Unsupported(Exception):
+    """A jaxpr holds a primitive (or a case of one) the NumPy tier has no rule for."""
+
+
+def rule(*names):
+    """Register the decorated function as the rule of the primitives ``names``."""
+    def register(fn):
+        for name in names:
+            RULES[name] = fn
+        return fn
+    return register
+
+
+def aligned(shape, dtype):
+    """An uninitialised C-contiguous array, its data 64-byte aligned."""
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.empty(n + ALIGN, np.uint8)
+    off = -raw.ctypes.data % ALIGN
+    return raw[off:off + n].view(dtype).reshape(shape)
+
+
+def is_aligned(x):
+    """Whether ``x`` is C-contiguous with 64-byte aligned data."""
+    return x.flags.c_contiguous and x.ctypes.data % ALIGN == 0
