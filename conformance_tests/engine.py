@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 import tnp
+import tnp_ext
 
 # Relative tolerance by dtype: XLA's transcendental functions are not bit-identical to NumPy's.
 RTOL = {"e": 2e-3, "f": 2e-6, "d": 1e-12, "F": 2e-6, "D": 1e-12}
@@ -54,8 +55,34 @@ def numpy_from_dlpack(a):
     return np.from_dlpack(a, device="cpu")
 
 
+class Placed:
+    """A test input that tnp makes in one placement mode whatever the test's (``on_host``,
+    ``on_device``): a host-tier and a device-tier operand in one call. NumPy gets a copy."""
+    __slots__ = ("value", "mode")
+
+    def __init__(self, value, mode):
+        self.value, self.mode = np.asarray(value), mode
+
+
+def on_host(x):
+    """``x`` as a host-tier tnp array (it must be under the host threshold)."""
+    return Placed(x, "auto")
+
+
+def on_device(x):
+    """``x`` as a device-tier tnp array."""
+    return Placed(x, "device")
+
+
 def to_xp(xp, x):
     """A fresh copy of a test input for ``xp`` (arrays copied; other values as they are)."""
+    if isinstance(x, Placed):
+        if xp is np:
+            return x.value.copy()
+        with tnp_ext.placement(x.mode):
+            a = tnp.asarray(x.value.copy())
+        assert a._on_host == (x.mode == "auto"), f"not placed as {x.mode!r}"
+        return a
     if isinstance(x, np.ndarray):
         return x.copy() if xp is np else tnp.asarray(x.copy())
     if isinstance(x, list):

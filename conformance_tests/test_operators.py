@@ -69,10 +69,11 @@ def _known(ops, pairs, ids):
         for x, y in pairs:
             marks = [] if op.__name__ in DEFAULT else [pytest.mark.slow]
             reason = KNOWN.get((op.__name__, str(x), ids(y)))
-            if reason:  # (XLA's differences: under the NumPy tier, TNP_COLD, the call may be
-                # computed by NumPy, and pass)
-                marks.append(pytest.mark.xfail(strict=settings.get("cold") == "off",
-                                               reason=reason))
+            if reason:  # (XLA's differences; the device pass compiles every call unless the
+                # environment sets TNP_COLD: then the NumPy tier may compute it, and pass)
+                marks.append(pytest.mark.xfail(
+                    strict=settings.source("cold") != "environment" or settings.get(
+                        "cold") == "off", reason=reason))
             yield pytest.param(op, x, y, id=f"{ids(y)}-{x}-{op.__name__}", marks=marks)
 
 

@@ -14,6 +14,7 @@ if not os.environ.get("TNP_COMPILATION_CACHE_DIR"):
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from tnp._core import settings as tnp_settings  # noqa: E402
 from tnp._core.dispatch import tiers  # noqa: E402
 
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
@@ -27,6 +28,15 @@ settings.load_profile(os.environ.get("TNP_HYPOTHESIS_PROFILE", "default"))
 
 # tests/multidevice needs 8 simulated devices: tests/test_parallel.py runs it in a subprocess.
 collect_ignore = [] if os.environ.get("TNP_MULTIDEVICE") == "1" else ["multidevice"]
+
+
+@pytest.fixture
+def compiled_tier():
+    """Every graph and kernel compiled (the NumPy tier, ``TNP_COLD``, off), for tests that count
+    XLA's compiles, executables or donations."""
+    previous = tnp_settings.update(cold="off")
+    yield
+    tnp_settings.restore(previous)
 
 
 @pytest.fixture

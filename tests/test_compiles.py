@@ -6,17 +6,9 @@ import numpy as np
 import pytest
 
 import tnp
-from tnp._core import settings
 from tnp._core.engine import caches
 
-
-@pytest.fixture(autouse=True)
-def compiled_tier():
-    """These tests count XLA's compiles or donations: every graph and kernel compiled (the
-    NumPy tier off)."""
-    previous = settings.update(cold="off")
-    yield
-    settings.restore(previous)
+pytestmark = pytest.mark.usefixtures("compiled_tier")
 
 
 def test_einsum_spellings_share_one_kernel(device_placement):

@@ -7,21 +7,12 @@ import numpy as np
 import pytest
 
 import tnp
-from tnp._core import settings
 from tnp._core.engine import lazy
 from tnp._core.array import roots, write
 from engine import assert_same, numpy_from_dlpack
 
-pytestmark = pytest.mark.usefixtures("device_placement")  # device buffers' donation
-
-
-@pytest.fixture(autouse=True)
-def compiled_tier():
-    """These tests count XLA's compiles or donations: every graph and kernel compiled (the
-    NumPy tier off)."""
-    previous = settings.update(cold="off")
-    yield
-    settings.restore(previous)
+# device buffers' donation
+pytestmark = pytest.mark.usefixtures("compiled_tier", "device_placement")
 
 
 def _ptr(a):

@@ -11,21 +11,13 @@ from jax._src.array import ArrayImpl
 
 import tnp as np
 import tnp_ext
-from tnp._core import settings
 from tnp._core.engine import caches, lazy, lazygraph, syncs
 from tnp._core.dispatch import tiers
 from tnp._core.ufunc import ufunc
 
+pytestmark = pytest.mark.usefixtures("compiled_tier")
+
 EPS = numpy.finfo(numpy.float64).eps
-
-@pytest.fixture(autouse=True)
-def compiled_tier():
-    """These tests count XLA's compiles or donations: every graph and kernel compiled (the
-    NumPy tier off)."""
-    previous = settings.update(cold="off")
-    yield
-    settings.restore(previous)
-
 
 @pytest.fixture(autouse=True)
 def lazy_on():

@@ -8,7 +8,7 @@ import pytest
 import tnp
 from tnp._core.engine import caches, lazy, syncs
 
-pytestmark = pytest.mark.usefixtures("device_placement")
+pytestmark = pytest.mark.usefixtures("compiled_tier", "device_placement")
 
 
 def mandelbrot(xp, c, iterations):

@@ -56,7 +56,16 @@ def packbits(a, /, axis=None, bitorder="big"):
     return _pack_kernel(a, ax, bitorder[0].lower())
 
 
-@np_doc(np.unpackbits)
+def _host_unpackbits(a, /, *args, **kwargs):
+    """NumPy's ``unpackbits``, with the padding of an empty input zeros as NumPy documents
+    (NumPy 2.4 leaves it uninitialised)."""
+    r = np.unpackbits(a, *args, **kwargs)
+    if np.size(a) == 0 and r.size:
+        r[...] = 0
+    return r
+
+
+@np_doc(np.unpackbits, host_fn=_host_unpackbits)
 def unpackbits(a, /, axis=None, count=None, bitorder="big"):
     a = asarray(a)
     probe.call(np.unpackbits, probe.Spec((0,) * a.ndim, a.dtype), axis=axis, bitorder=bitorder)

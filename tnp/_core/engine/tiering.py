@@ -48,7 +48,7 @@ STATS = {"cold": 0, "compiled": 0, "critical": 0, "background": 0, "fallbacks": 
 MISSING = collections.Counter()  # primitive without a NumPy rule -> fallbacks it caused
 MODE = "auto"
 COMPILES = 1
-_cpu = [None]  # whether the default backend is the CPU (asked once)
+_cpu = [None]  # whether the backend is one CPU device (asked once)
 _lock = threading.Lock()
 _inflight = []  # background compile threads running
 BOUND = 8192  # entries (and families) remembered at most, the oldest quarter dropped past it
@@ -105,12 +105,13 @@ class _Entry:
 
 
 def active():
-    """Whether the tier decides at all: not ``off``, and the backend is the CPU."""
+    """Whether the tier decides at all: not ``off``, and the backend is one CPU device (with
+    several, arrays may be sharded: NumPy's results would land on one device)."""
     if MODE == "off":
         return False
     cpu = _cpu[0]
     if cpu is None:
-        cpu = _cpu[0] = jax.default_backend() == "cpu"
+        cpu = _cpu[0] = jax.default_backend() == "cpu" and jax.device_count() == 1
     return cpu
 
 
