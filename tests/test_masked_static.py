@@ -7,18 +7,9 @@ import pytest
 
 import tnp
 from tnp._core.engine import caches, lazy, syncs
+from test_masked_updates import mandelbrot  # (conformance_tests/: the loop as users write it)
 
 pytestmark = pytest.mark.usefixtures("compiled_tier", "device_placement")
-
-
-def mandelbrot(xp, c, iterations):
-    z = xp.zeros_like(c)
-    n = xp.zeros(c.shape, dtype=int)
-    for k in range(iterations):
-        m = abs(z) < 2
-        n[m] = k
-        z[m] = z[m] ** 2 + c[m]
-    return n, z
 
 
 def _grid(h, w):

@@ -41,20 +41,10 @@ _UFUNCS = {
     "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor, "not": np.invert,
     "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
     "gt": np.greater, "ge": np.greater_equal, "population_count": np.bitwise_count,
-    "copysign": np.copysign,
+    "copysign": np.copysign, "abs": np.abs, "sign": np.sign,
 }
 for _name, _f in _UFUNCS.items():
     rule(_name)(_ufunc(_f))
-
-
-@rule("abs")
-def _abs(eqn, x):
-    return np.abs(x)
-
-
-@rule("sign")
-def _sign(eqn, x):
-    return np.sign(x)
 
 
 @rule("copy", "copy_p")
