@@ -11,7 +11,8 @@ XLA's GPU compiler, by default, keeps float16/bfloat16 intermediates in float32 
 (``div.full``: ``x / x`` can be 0.99999994); NumPy rounds every operation. Unless ``XLA_FLAGS``
 names them already, tnp adds the XLA options that make each operation round as NumPy's does.
 XLA reads them when JAX starts its backends: a process that ran JAX work before importing tnp
-keeps its own. The division option is for NVIDIA GPUs (LLVM's NVPTX backend) only.
+keeps its own. The division option is for NVIDIA GPUs (LLVM's NVPTX backend) only: it is
+added only where a JAX CUDA plugin is installed.
 On Linux with glibc, tnp also asks malloc to keep freed memory for reuse
 (``_keep_freed_host_memory``): XLA's CPU worker threads otherwise allocate from per-thread heaps
 that glibc unmaps when they empty, so every large result faults in fresh pages (a 32 MB array:
@@ -20,6 +21,7 @@ tnp is imported before JAX. ``TNP_MALLOC_TUNING=0`` opts out.
 (The variables are read by ``tnp._core.settings``.)
 """
 import ctypes
+import importlib.util
 import os
 import platform
 
@@ -52,13 +54,21 @@ MALLOC_TUNED = _keep_freed_host_memory()
 from . import compilecache, jaxload  # noqa: E402  (after the malloc settings)
 
 # XLA options (read once, when JAX creates its backends) and their NumPy-faithful values.
-IEEE_XLA_FLAGS = {"--xla_allow_excess_precision": "false",
-                  "--xla_backend_extra_options": "-nvptx-prec-divf32=2"}
+IEEE_XLA_FLAGS = {"--xla_allow_excess_precision": "false"}
+# IEEE float32 division on NVIDIA GPUs: an LLVM option of the NVPTX back end, which an XLA
+# without it rejects by exiting the process (jaxlib 0.12.1 on a CPU), so only with a CUDA plugin.
+CUDA_XLA_FLAGS = {"--xla_backend_extra_options": "-nvptx-prec-divf32=2"}
+
+
+def _cuda_plugin():
+    """Whether a JAX CUDA plugin is installed (found, not imported)."""
+    return any(importlib.util.find_spec(f"jax_cuda{v}_plugin") is not None for v in (12, 13))
 
 
 def _add_xla_flags():
     flags = os.environ.get("XLA_FLAGS", "")
-    extra = [f"{k}={v}" for k, v in IEEE_XLA_FLAGS.items() if k not in flags]
+    wanted = {**IEEE_XLA_FLAGS, **(CUDA_XLA_FLAGS if _cuda_plugin() else {})}
+    extra = [f"{k}={v}" for k, v in wanted.items() if k not in flags]
     if extra:
         os.environ["XLA_FLAGS"] = " ".join(filter(None, [flags] + extra))
 
