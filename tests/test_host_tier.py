@@ -994,3 +994,18 @@ def test_deeply_nested_block_is_numpys(mode, build, n):
         assert type(got) is type(want) and _message(got) == _message(want), (got, want)
         return
     same(build(tnp, tnp.eye(n)), build(np, np.eye(n)))
+
+
+@pytest.mark.parametrize("grid", ["mgrid", "ogrid"])
+def test_index_grids_placed_by_size(grid):
+    """``mgrid``/``ogrid`` are creation routines: placed by their result's size, NumPy's values."""
+    with tnp_ext.placement("auto", threshold=100):
+        for key in [(slice(0, 5), slice(0, 3)), (slice(-1, 1, 5j),), slice(0, 4),
+                    (slice(0, 30), slice(0, 40))]:
+            got, want = getattr(tnp, grid)[key], getattr(np, grid)[key]
+            gots, wants = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+            assert isinstance(got, tuple) == isinstance(want, tuple) and len(gots) == len(wants)
+            size = sum(w.size for w in wants)
+            for g, w in zip(gots, wants):
+                same(g, w)
+                assert g._on_host == (size < 100)

@@ -9,6 +9,7 @@ import numpy as np
 from .._core.rules import dtypes
 from .._core.numerics.casting import cast, numpy_cast
 from .._core.array.ndarray import ndarray
+from .._core.dispatch import frontend
 from .._core.dispatch.np_doc import np_doc
 from .creation import arange, asarray, elements
 
@@ -70,29 +71,48 @@ def _line_kernel(length, step, start, dtype):
     return jnp.arange(length, dtype=dtype) * jnp.asarray(step, dtype) + jnp.asarray(start, dtype)
 
 
+def _axis(k):
+    """One slice of a grid's key: its length, step and start (a complex step is a count)."""
+    start = 0 if k.start is None else k.start
+    step = 1 if k.step is None else k.step
+    if isinstance(step, (complex, np.complexfloating)):
+        n = int(abs(step))
+        return n, ((k.stop - start) / float(n - 1) if n != 1 else 1), start, abs(step)
+    return math.ceil((k.stop - start) / step), step, start, step
+
+
 class _Grid:
-    """NumPy's ``nd_grid``: ``mgrid`` (dense) and ``ogrid`` (sparse); a complex step is a count."""
-    __slots__ = ("sparse",)
+    """NumPy's ``nd_grid``: ``mgrid`` (dense) and ``ogrid`` (sparse); a complex step is a count.
+    Placed as a creation routine: a grid under the host threshold is NumPy's, on the host."""
+    __slots__ = ("sparse", "_entry")
 
     def __init__(self, sparse):
         self.sparse = sparse
+        grid = np.ogrid if sparse else np.mgrid
+
+        def numpy_grid(key):
+            return grid[key]
+        numpy_grid.__name__ = numpy_grid.__qualname__ = "ogrid" if sparse else "mgrid"
+        self._entry = frontend.entry(self._device, numpy_grid, result_size=self._size)
 
     def __getitem__(self, key):
+        return self._entry(key)
+
+    def _size(self, key):
+        """The grid's element count (``frontend.entry``'s ``result_size``)."""
+        if isinstance(key, slice):
+            return max(_axis(key)[0], 0)
+        sizes = [max(_axis(k)[0], 0) for k in key]
+        return sum(sizes) if self.sparse else len(sizes) * math.prod(sizes)
+
+    def _device(self, key):
         if isinstance(key, slice):
             return self._line(key)
         sizes, steps, starts, nums = [], [], [], [0]
         for k in key:
-            start = 0 if k.start is None else k.start
-            step = 1 if k.step is None else k.step
-            if isinstance(step, (complex, np.complexfloating)):
-                step = abs(step)
-                n = int(step)
-                sizes.append(n)
-                nums += [start, k.stop, step]
-                step = (k.stop - start) / float(n - 1) if n != 1 else 1
-            else:
-                sizes.append(math.ceil((k.stop - start) / step))
-                nums += [start, k.stop, step]
+            size, step, start, given = _axis(k)
+            sizes.append(size)
+            nums += [start, k.stop, given]
             steps.append(step)
             starts.append(start)
         typ = dtypes.check_supported(np.result_type(*nums))
