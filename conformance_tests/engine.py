@@ -255,6 +255,10 @@ KNOWN_MESSAGES = {
     (r"index -?\d+ is out of bounds for axis [1-9] with size \d+",
      r"index -?\d+ is out of bounds for axis 0 with size \d+"):
         "delete(arr, obj, axis=1) with an out-of-bounds obj: tnp names axis 0",
+    (r"WRITEBACKIFCOPY base is read-only", r"output array is read-only"):
+        "take/compress with a read-only out= on the device tier: NumPy's text names the "
+        "temporary it writes back from; tnp's out= check (normalize.out_arrays) says what "
+        "every other out= function says",
     (rf"shapes {_SHAPE} and {_SHAPE} not aligned: .*",
      rf"shapes {_SHAPE} and {_SHAPE} not aligned: .*"):
         "linalg.multi_dot/dot: tnp writes the shapes as Python tuples ('(3, 4)'), NumPy "

@@ -88,7 +88,7 @@ def put(a, ind, v, mode="raise"):
         return
     if mode != "raise":
         idx = _wrap_or_clip(idx, a.size, mode == "wrap")
-    write.assign(_flat_view(a), vals, index=idx)
+    write.assign(_flat_view(a), vals, index=idx, readonly="put: output array is read-only")
 
 
 @functools.partial(jit, static_argnums=(1, 2))
@@ -122,7 +122,8 @@ def putmask(a, /, mask, values):
     vals = write.cyclic(_from_any(values, a.dtype, safe=True), a.size, a.dtype)
     if vals is None:
         return
-    write.assign(a, vals.reshape(a.shape) if vals.ndim else vals, where=m)
+    write.assign(a, vals.reshape(a.shape) if vals.ndim else vals, where=m,
+                 readonly="putmask: output array is read-only")
 
 
 @functools.lru_cache(maxsize=None)
@@ -143,7 +144,8 @@ def place(arr, mask, vals):
         if syncs.check(jnp.any(m)):
             raise ValueError("Cannot insert from an empty array!")
         return
-    write.assign(arr, _place_kernel()(m, jnp.asarray(v, arr.dtype)), where=m)
+    write.assign(arr, _place_kernel()(m, jnp.asarray(v, arr.dtype)), where=m,
+                 readonly="WRITEBACKIFCOPY base is read-only")
 
 
 @np_doc(np.fill_diagonal)

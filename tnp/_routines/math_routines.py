@@ -376,7 +376,7 @@ def clip(a, a_min=_NoValue, a_max=_NoValue, out=None, *, min=_NoValue, max=_NoVa
     r = _clip(x, lo, hi, dt)
     if out is None:
         return r
-    write.assign(out, r)
+    write.assign(out, r, readonly="output array is read-only")
     return out
 
 
@@ -413,7 +413,7 @@ def round(a, decimals=0, out=None):
                dt if out is None else np.dtype(x.dtype) if x.dtype.kind != "b" else dt)
     if out is None:
         return r
-    write.assign(out, r)
+    write.assign(out, r, readonly="output array is read-only")
     return out
 
 

@@ -54,7 +54,7 @@ def _tdot(a, b, axes, dt):
 
 def _check_out(out, shape, dtype):
     if (not isinstance(out, ndarray) or out.shape != shape or out.dtype != dtype
-            or not out.flags.c_contiguous):
+            or not out.flags.c_contiguous or not out._writeable):
         raise ValueError("output array is not acceptable (must have the right datatype, number of "
                          "dimensions, and be a C-Array)")
 
@@ -271,7 +271,8 @@ def einsum(*operands, out=None, optimize=False, **kwargs):
     if bad:
         raise TypeError(f"'{sorted(bad)[0]}' is an invalid keyword argument for einsum")
     if out is not None:
-        out = single_out(out, "keyword parameter out must be an array for einsum")
+        out = single_out(out, "keyword parameter out must be an array for einsum",
+                         "operand array with iterator write flag set is read-only")
     if kwargs.get("order", "K") not in ("K", "k"):
         probe.call(np.einsum, "", 0, order=kwargs["order"])  # NumPy's error for a bad order
     if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
@@ -330,7 +331,7 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     r = _trace(a, offset, axis1, axis2, None if dtype is None else np.dtype(dtype))
     if out is None:
         return r
-    write.assign(out, r)
+    write.assign(out, r, readonly="output array is read-only")
     return out
 
 

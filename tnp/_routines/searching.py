@@ -295,7 +295,7 @@ def choose(a, choices, out=None, mode="raise"):
     result = _choose_kernel(a, choices, mode, dt)
     if out is None:
         return result
-    write.assign(out, result)
+    write.assign(out, result, readonly="output array is read-only")
     return out
 
 

@@ -318,6 +318,8 @@ class FlatIter:
 
     def __setitem__(self, index, value):
         """NumPy's flatiter assignment: ``value`` is repeated (or cut) to the selected length."""
+        if not self.base._writeable:
+            raise ValueError("underlying array is read-only")
         index = self._numpy_index(index, True)
         flat = self._flat()
         n = int(np.prod(indexing.parse(flat.shape, index).shape, dtype=np.int64))

@@ -352,11 +352,14 @@ def _is_view_of(value, root, chain, dyns):
     return isinstance(value, ndarray) and value._root is root and value._chain() == (chain, dyns)
 
 
-def assign(target, value, index=None, where=None):
+def assign(target, value, index=None, where=None,
+           readonly="assignment destination is read-only"):
     """Write ``value`` into ``target[index]`` (the whole of ``target`` if index is None),
-    only where ``where`` is True. ``target`` is a tnp ndarray, a root or a view."""
+    only where ``where`` is True. ``target`` is a tnp ndarray, a root or a view. A read-only
+    target: ValueError ``readonly`` (the wording of the NumPy function writing, ``put: output
+    array is read-only``...), before anything else is checked."""
     if not target._writeable:
-        raise ValueError("assignment destination is read-only")
+        raise ValueError(readonly)
     if type(target._root._buf) is np.ndarray:
         if not in_trace():
             return _assign_host(target, value, index, where)

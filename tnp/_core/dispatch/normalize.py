@@ -90,10 +90,12 @@ def out_tuple(out, nout):
     return out
 
 
-def out_arrays(out, nout=1, message="return arrays must be of ArrayType"):
+def out_arrays(out, nout=1, message="return arrays must be of ArrayType",
+               readonly="output array is read-only"):
     """The one check of ``out=``, with NumPy's rules and errors: None, or a tuple of ``nout``
     entries, each a tnp ndarray or None. ``message`` is the TypeError NumPy's function gives
-    for an ``out`` that is no array (its wording differs between NumPy's families). A
+    for an ``out`` that is no array (its wording differs between NumPy's families), ``readonly``
+    its ValueError for a read-only one (checked before anything is computed). A
     ``numpy.ndarray`` cannot be written by the device: TypeError, saying so."""
     if out is None or out is Ellipsis:  # ``out=...``: an array result (tnp's always is)
         return None
@@ -108,12 +110,15 @@ def out_arrays(out, nout=1, message="return arrays must be of ArrayType"):
                             "place on the device: pass a tnp array and copy it back)")
         if o is not None and not isinstance(o, ndarray):
             raise TypeError(message)
+    if any(o is not None and not o._writeable for o in out):
+        raise ValueError(readonly)
     return out
 
 
-def single_out(out, message="return arrays must be of ArrayType"):
+def single_out(out, message="return arrays must be of ArrayType",
+               readonly="output array is read-only"):
     """``out_arrays`` for a function with one output: the tnp array or None."""
-    out = out_arrays(out, 1, message)
+    out = out_arrays(out, 1, message, readonly)
     return None if out is None else out[0]
 
 

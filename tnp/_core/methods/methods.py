@@ -219,6 +219,8 @@ def flatten(self, order="C"):
 @_on_host_tier
 def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
     axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
+    if not self._writeable:  # before sorting
+        raise ValueError("sort array is read-only")
     write.assign(self, tnp.sort(self, axis=axis, kind=kind, order=order, stable=stable,
                                 descending=descending))
 
@@ -226,6 +228,8 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._No
 @_on_host_tier
 def partition(self, kth, axis=-1, kind="introselect", order=None):
     axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
+    if not self._writeable:  # before partitioning
+        raise ValueError("partition array is read-only")
     write.assign(self, tnp.partition(self, kth, axis=axis, kind=kind, order=order))
 
 

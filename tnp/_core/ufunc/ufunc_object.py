@@ -201,8 +201,6 @@ class ufunc:
         recording = (out is None and where is True and self.nout == 1 and lazy.recording())
         ops, keys = loops.operands(args, recording)
         outs = out_arrays(out, self.nout)
-        if outs is not None and any(o is not None and not o._writeable for o in outs):
-            raise ValueError("output array is read-only")  # (NumPy's first check)
         dtype = dtypes.canonical(dtype) if dtype is not None else None
         in_dts, out_dts = self._resolve(
             tuple(keys), None if outs is None else tuple(
