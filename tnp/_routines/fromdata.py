@@ -54,7 +54,7 @@ def asarray_chkfinite(a, dtype=None, order=None):
     return a
 
 
-@np_doc(np.require)
+@np_doc(np.require, host_tier=False)  # flags logic over tnp arrays: either tier
 def require(a, dtype=None, requirements=None, *, like=None):
     if not requirements:
         return asanyarray(a, dtype=dtype)

@@ -203,9 +203,9 @@ def call(numpy_fn, args, kwargs, unsupported=False):
     try:
         hargs = list(map(numpy_value, args)) if not unsupported else [
             numpy_value(a, True) for a in args]
-        for k, v in kwargs.items():
-            if k != "out" and v is not np._NoValue:  # (_NoValue: not given)
-                hkwargs[k] = numpy_value(v, unsupported)
+        for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see:
+            if (k != "out" or v is None) and v is not np._NoValue:  # a ufunc's where= warns
+                hkwargs[k] = numpy_value(v, unsupported)  # without it)
     except OnDevice:
         return DECLINED
     if tiers.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
