@@ -1009,3 +1009,80 @@ def test_index_grids_placed_by_size(grid):
             for g, w in zip(gots, wants):
                 same(g, w)
                 assert g._on_host == (size < 100)
+
+
+@pytest.fixture
+def warmup():
+    """Set the warm-up (milliseconds) for one test; the session's value (0) comes back."""
+    from tnp._core import settings
+    saved = []
+
+    def set_(ms):
+        saved.append(settings.update(placement="auto", host_threshold=100, host_warmup_ms=ms))
+    yield set_
+    for previous in reversed(saved):
+        settings.restore(previous)
+
+
+def _large_program(xp, n=500):
+    """Arrays at or over the threshold (100) from every kind of host source."""
+    a = xp.arange(float(n))
+    b = xp.asarray(np.linspace(0.0, 1.0, n))
+    c = xp.ones((n // 10, 1)) + xp.arange(10.0)  # a mixed-shape ufunc result
+    return a, b, c, a * b + 1, xp.sin(c).sum(axis=0)
+
+
+def test_warmup_keeps_large_arrays_on_the_host(warmup):
+    """During the warm-up a large array made from host data stays NumPy's own (no device)."""
+    warmup(60_000)
+    got, want = _large_program(tnp), _large_program(np)
+    for g, w in zip(got, want):
+        same(g, w)
+        assert g._on_host
+    with tnp_ext.placement("device"):  # the mode device is not concerned
+        assert not tnp.arange(500.0)._on_host
+
+
+def test_after_the_warmup_large_results_go_to_the_device(warmup):
+    warmup(30)
+    first = tnp.arange(500.0)  # starts the warm-up's clock
+    assert first._on_host
+    import time
+    time.sleep(0.05)
+    got, want = _large_program(tnp), _large_program(np)
+    for g, w in zip(got, want):
+        same(g, w)
+        assert not g._on_host
+    assert tnp.arange(50.0)._on_host  # small arrays: the host, as always
+    same(first * got[0] + 1, np.arange(500.0) * want[0] + 1)  # host and device operands mixed
+
+
+def test_warmup_zero_places_by_size(warmup):
+    warmup(0)
+    assert not tnp.arange(500.0)._on_host and tnp.arange(50.0)._on_host
+
+
+def test_short_program_never_starts_jax():
+    """The masked Mandelbrot at 300x250 (arrays over the threshold) under the defaults: NumPy's
+    output, JAX never imported, nothing compiled."""
+    import os
+    import subprocess
+    import sys
+    program = (
+        "import sys\nimport tnp as np\n"
+        "y, x = np.ogrid[-1.4:1.4:300j, -2:0.8:250j]\nC = x + 1j * y\nZ = np.zeros_like(C)\n"
+        "N = np.zeros(C.shape, dtype=int)\nfor n in range(20):\n    I = abs(Z) < 2\n"
+        "    N[I] = n\n    Z[I] = Z[I] ** 2 + C[I]\n"
+        "print(int(N.sum()), int((N == 19).sum()), 'jax' in sys.modules)\n")
+    env = {k: v for k, v in os.environ.items() if k != "TNP_HOST_WARMUP_MS"}
+    out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    y, x = np.ogrid[-1.4:1.4:300j, -2:0.8:250j]
+    C = x + 1j * y
+    Z = np.zeros_like(C)
+    N = np.zeros(C.shape, dtype=int)
+    for n in range(20):
+        I = abs(Z) < 2
+        N[I] = n
+        Z[I] = Z[I] ** 2 + C[I]
+    assert out == [str(int(N.sum())), str(int((N == 19).sum())), "False"]

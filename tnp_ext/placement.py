@@ -16,11 +16,14 @@ def _restoring(previous):
         _settings.restore(previous)
 
 
-def placement(mode=None, *, threshold=None):
-    """Set the placement mode (``"device"`` or ``"auto"``) and/or the host threshold in
-    elements, for the rest of the program; used as ``with tnp_ext.placement(...):`` the old
-    setting comes back at the end of the block. Arrays already made stay where they are."""
-    return _restoring(_settings.update(placement=mode, host_threshold=threshold))
+def placement(mode=None, *, threshold=None, warmup_ms=None):
+    """Set the placement mode (``"device"`` or ``"auto"``), the host threshold in elements
+    and/or the warm-up in milliseconds (``TNP_HOST_WARMUP_MS``: how long arrays over the
+    threshold stay on the host; 0: placed by size alone), for the rest of the program; used as
+    ``with tnp_ext.placement(...):`` the old setting comes back at the end of the block.
+    Arrays already made stay where they are."""
+    return _restoring(_settings.update(placement=mode, host_threshold=threshold,
+                                       host_warmup_ms=warmup_ms))
 
 
 def current_placement():

@@ -90,6 +90,11 @@ SETTINGS = (
     Setting("host_threshold", "TNP_HOST_THRESHOLD", "int", 65536,
             "host threshold",
             "in mode auto, arrays of fewer elements made from host data live on the host"),
+    Setting("host_warmup_ms", "TNP_HOST_WARMUP_MS", "int", 1000,
+            "host warm-up",
+            "in mode auto, arrays at or over the host threshold also stay on the host until "
+            "this many milliseconds have passed since the program made its first one (a short "
+            "program never pays for JAX's start and XLA's compiles); 0: placed by size alone"),
     Setting("kernel_cache_size", "TNP_KERNEL_CACHE_SIZE", "int", 128,
             "kernel cache size",
             "the bound of the compiled-kernel caches (tnp._core.engine.caches); 0 or less: "

@@ -5,8 +5,17 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
   longdouble wider than float64) always live on the host.
 - Numeric arrays: with the mode ``"auto"`` (the default), an array of fewer than ``THRESHOLD``
   elements made from host data (Python data, NumPy arrays, the result of an operation that ran
-  on the host) lives on the host, a larger one on the device; with ``"device"`` every numeric
-  array is on the device (the conformance suite's mode: it tests the device implementations).
+  on the host) lives on the host, a larger one on the device once the program is past its
+  warm-up; with ``"device"`` every numeric array is on the device (the conformance suite's
+  mode: it tests the device implementations).
+- The warm-up (placement by cost, not size alone): the device's costs are paid once per
+  program (JAX's import, about 1.2 s on a 2-core CPU, where ``import numpy`` takes 0.1 s) and
+  once per new computation (an XLA compile, 20-500 ms), while NumPy's are per element. A
+  short program cannot win them back, so for ``WARMUP`` seconds (``TNP_HOST_WARMUP_MS``,
+  default 1 s) after the program made its first array at or over the threshold, large arrays
+  stay on the host too; after it, results at or over the threshold are placed on the device
+  (and their operations follow them there). ``large_on_host`` is the rule; ``benchmarks/cases/
+  cold.py`` measures it (the same programs with the warm-up 0).
 - Set by the environment (``TNP_PLACEMENT=device|auto``, ``TNP_HOST_THRESHOLD=<elements>``,
   read by ``tnp._core.settings``) or at run time through ``settings`` (``configure``,
   ``tnp_ext.placement``), which tells this module (``MODE``, ``THRESHOLD``). An array made
@@ -24,6 +33,8 @@ or the mode is ``"auto"``, so a program that never meets the host tier pays noth
 """
 from .. import settings
 from ..engine.jaxload import jax, ArrayImpl
+import time
+
 import numpy as np
 
 from ..rules import dtypes
@@ -31,21 +42,41 @@ from ..array import flags
 from ..array.ndarray import ndarray
 
 MODES = settings.BY_NAME["placement"].choices
-MODE = THRESHOLD = None
+MODE = THRESHOLD = WARMUP = None
 routing = False
+_warm = [False, None]  # whether the warm-up is over; when the first large array was placed
 
 
 def _setting(name, value):
-    """``settings``' watcher: the mode and threshold kept here for the hot paths."""
-    global MODE, THRESHOLD, routing
+    """``settings``' watcher: the mode, threshold and warm-up kept here for the hot paths (a
+    new warm-up starts its clock again)."""
+    global MODE, THRESHOLD, WARMUP, routing
     if name == "placement":
         MODE = value
         routing = routing or value == "auto"
-    else:
+    elif name == "host_threshold":
         THRESHOLD = value
+    else:
+        WARMUP = max(value, 0) / 1000
+        _warm[:] = [WARMUP == 0, None]
 
 
-settings.watch(_setting, "placement", "host_threshold")
+settings.watch(_setting, "placement", "host_threshold", "host_warmup_ms")
+
+
+def large_on_host():
+    """Whether an array at or over the threshold, made from host data in mode ``"auto"``, stays
+    on the host: during the warm-up (asked only for such arrays: its clock starts at the
+    first)."""
+    if _warm[0]:
+        return False
+    now = time.perf_counter()
+    if _warm[1] is None:
+        _warm[1] = now
+    elif now - _warm[1] >= WARMUP:
+        _warm[0] = True
+        return False
+    return True
 
 
 def configure(mode=None, threshold=None):
@@ -65,16 +96,16 @@ def host_only(dtype):
 def on_host(size, dtype):
     """Whether a new array of ``size`` elements of ``dtype`` made from host data goes to the
     host."""
-    return host_only(dtype) or (MODE == "auto" and size < THRESHOLD)
+    return host_only(dtype) or (MODE == "auto" and (size < THRESHOLD or large_on_host()))
 
 
 def made_on_device(size):
     """Whether a result of ``size`` elements known before anything is computed (a creation
     routine's, from its arguments; a ufunc's on host operands, from their broadcast shape) is
     made by the device implementation directly, not by NumPy and then copied: in mode
-    ``"auto"``, at or over the threshold. (Its dtype aside: a NumPy-only one is refused by the
-    device and made on the host.)"""
-    return MODE == "auto" and size >= THRESHOLD
+    ``"auto"``, at or over the threshold after the warm-up. (Its dtype aside: a NumPy-only one
+    is refused by the device and made on the host.)"""
+    return MODE == "auto" and size >= THRESHOLD and not large_on_host()
 
 
 def new_root(host, view_dtype=None):
@@ -87,7 +118,7 @@ def new_root(host, view_dtype=None):
     canon = dtypes.CANONICAL.get(dt)  # None: a dtype only the host can hold
     hflags = host.flags
     writeable = hflags.writeable
-    if canon is None or (host.size < THRESHOLD and MODE == "auto") or (
+    if canon is None or (MODE == "auto" and (host.size < THRESHOLD or large_on_host())) or (
             view_dtype is not None and host_only(view_dtype)):
         routing = True
         if not (writeable and hflags.owndata):
