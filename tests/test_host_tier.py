@@ -1043,18 +1043,55 @@ def test_warmup_keeps_large_arrays_on_the_host(warmup):
         assert not tnp.arange(500.0)._on_host
 
 
+def _spend(seconds):
+    """Spend ``seconds`` of this process's CPU time (the warm-up's clock)."""
+    import time
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
 def test_after_the_warmup_large_results_go_to_the_device(warmup):
     warmup(30)
     first = tnp.arange(500.0)  # starts the warm-up's clock
     assert first._on_host
-    import time
-    time.sleep(0.05)
+    _spend(0.05)
     got, want = _large_program(tnp), _large_program(np)
     for g, w in zip(got, want):
         same(g, w)
         assert not g._on_host
     assert tnp.arange(50.0)._on_host  # small arrays: the host, as always
-    same(first * got[0] + 1, np.arange(500.0) * want[0] + 1)  # host and device operands mixed
+
+
+def test_after_the_warmup_large_host_arrays_follow_device_operands(warmup):
+    """Large arrays made during the warm-up move to the device when an operation meets them
+    with a device operand (a call, ``out=``, a write, an index); views and values as NumPy's."""
+    warmup(30)
+    t, n = tnp.arange(500.0), np.arange(500.0)
+    tv, nv = t[::2], n[::2]
+    tw, nw = tnp.zeros(500), np.zeros(500)
+    tm, nm = tnp.arange(500.0), np.arange(500.0)
+    tk, nk = tnp.zeros(500), np.zeros(500)
+    assert t._on_host and tw._on_host and tm._on_host and tk._on_host
+    _spend(0.05)
+    td, nd = tnp.linspace(0.0, 1.0, 500), np.linspace(0.0, 1.0, 500)
+    assert not td._on_host
+    same(t * td, n * nd)
+    assert not t._on_host and not tv._on_host  # moved with its view
+    same(tv, nv)
+    tnp.add(td, 1.0, out=tw)
+    np.add(nd, 1.0, out=nw)
+    assert not tw._on_host
+    same(tw, nw)
+    tk[td > 0.5] = 7.0  # a write whose index is on the device
+    nk[nd > 0.5] = 7.0
+    assert not tk._on_host
+    same(tk, nk)
+    same(tm[td > 0.5], nm[nd > 0.5])  # an index on the device
+    assert not tm._on_host
+    small = tnp.arange(5.0)
+    same(small + td[:5], np.arange(5.0) + nd[:5])
+    assert small._on_host  # small arrays stay where they are
 
 
 def test_warmup_zero_places_by_size(warmup):

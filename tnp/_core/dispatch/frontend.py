@@ -148,6 +148,8 @@ def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
         r = host.call(numpy_fn, args, kwargs)
         if r is not host.DECLINED:
             return r
+        if tiers.following:  # the device runs it: large host operands go along
+            tiers.follow(*args, *kwargs.values())
     return device_or_numpy(numpy_fn, impl, args, kwargs)
 
 

@@ -38,19 +38,20 @@ import time
 import numpy as np
 
 from ..rules import dtypes
-from ..array import flags
+from ..array import flags, write
 from ..array.ndarray import ndarray
 
 MODES = settings.BY_NAME["placement"].choices
 MODE = THRESHOLD = WARMUP = None
 routing = False
+following = False  # past the warm-up in mode "auto": operations take large host roots along
 _warm = [False, None]  # whether the warm-up is over; when the first large array was placed
 
 
 def _setting(name, value):
     """``settings``' watcher: the mode, threshold and warm-up kept here for the hot paths (a
     new warm-up starts its clock again)."""
-    global MODE, THRESHOLD, WARMUP, routing
+    global MODE, THRESHOLD, WARMUP, routing, following
     if name == "placement":
         MODE = value
         routing = routing or value == "auto"
@@ -59,6 +60,7 @@ def _setting(name, value):
     else:
         WARMUP = max(value, 0) / 1000
         _warm[:] = [WARMUP == 0, None]
+    following = _warm[0] and MODE == "auto"
 
 
 settings.watch(_setting, "placement", "host_threshold", "host_warmup_ms")
@@ -68,15 +70,35 @@ def large_on_host():
     """Whether an array at or over the threshold, made from host data in mode ``"auto"``, stays
     on the host: during the warm-up (asked only for such arrays: its clock starts at the
     first)."""
+    global following
     if _warm[0]:
         return False
-    now = time.perf_counter()
+    now = time.process_time()  # the program's own time (a loaded machine's waits not counted)
     if _warm[1] is None:
         _warm[1] = now
     elif now - _warm[1] >= WARMUP:
-        _warm[0] = True
+        _warm[0] = following = True
         return False
     return True
+
+
+def follow(*values):
+    """After the warm-up (``following``): where one of ``values`` (tnp arrays; ``out``
+    tuples) is on the device, the roots of those on the host at or over the threshold move
+    there (``write.to_device``), so an operation (a call, a write, an index) that runs on the
+    device because of the one does not copy the others to it, or write them back, each time.
+    Returns whether one moved."""
+    arrays = [v for x in values for v in (x if type(x) is tuple else (x,)) if type(v) is ndarray]
+    if not any(type(a._root._buf) is not np.ndarray for a in arrays):
+        return False
+    moved = False
+    for a in arrays:
+        root = a._root
+        if (type(root._buf) is np.ndarray and root._buf.size >= THRESHOLD
+                and root._dtype in dtypes.SUPPORTED):
+            write.to_device(root)
+            moved = True
+    return moved
 
 
 def configure(mode=None, threshold=None):

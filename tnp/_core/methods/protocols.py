@@ -62,7 +62,8 @@ def __getitem__(self, index):
     if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
             self._shape) == 1:  # the host tier's element loop, at NumPy's cost
         return self._buf[index]
-    if type((self if root is None else root)._buf) is np.ndarray:  # host tier: NumPy's
+    if type((self if root is None else root)._buf) is np.ndarray and not (
+            tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
         return host_tier.getitem(self, index)
     if masked.applies(self, index):  # x[mask]: full size until its shape is asked
         return masked.take(self, index)
@@ -81,6 +82,8 @@ def __getitem__(self, index):
 
 @_protocol
 def __setitem__(self, index, value):
+    if tiers.following:  # a device value or index: a large host target goes to the device
+        tiers.follow(self, value, index)
     if type(value) is masked.MaskedValue and masked.setitem(self, index, value):
         return  # x[mask] = f(x[mask], ...): a masked write
     write.assign(self, value, index=index)

@@ -139,6 +139,8 @@ class ufunc:
                 r = host.call(self._np, hargs, hkwargs)
             if r is not host.DECLINED:
                 return r
+            if tiers.following:  # the device runs it: large host operands go along
+                tiers.follow(*args, kwargs.get("out"))
         # the device: the hot path (``fast_path``) or ``_call``; NumPy's loop on the host for a
         # NumPy-only dtype
         return frontend.device_or_numpy(self._np, self._device_call, args, kwargs)
