@@ -48,7 +48,7 @@ def _indices(a, n, form):
 _nonzero_sized = jit(_indices, static_argnums=(1, 2))
 
 
-def _nonzero(a, form="tuple"):
+def positions(a, form="tuple"):
     """``a``'s nonzero positions (``_indices``): the count is a sync point, then one kernel per
     count, tiered as every ``jit`` kernel (a count never seen runs on NumPy: no compile)."""
     concrete(a, "nonzero", "jnp.nonzero(x, size=...) or tnp.where(cond, x, y)")
@@ -61,27 +61,27 @@ def nonzero(a: ArrayLike):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
-    return _nonzero(a)
+    return positions(a)
 
 
 @np_doc(np.flatnonzero, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def flatnonzero(a: ArrayLike):
-    return _nonzero(a, "flat")
+    return positions(a, "flat")
 
 
 @np_doc(np.argwhere, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def argwhere(a: ArrayLike):
     if a.ndim == 0:
-        return _nonzero(a, "flat")[:, None][:, :0]
-    return _nonzero(a, "rows")
+        return positions(a, "flat")[:, None][:, :0]
+    return positions(a, "rows")
 
 
 @np_doc(np.extract, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def extract(condition: ArrayLike, arr: ArrayLike):
-    idx = _nonzero(condition, "flat")
+    idx = positions(condition, "flat")
     check_bounds(idx, arr.size, 0, "take")
     return _take_kernel(arr, idx, None, "raise")
 
@@ -317,7 +317,7 @@ def compress(condition, a, axis=None, out=None):
     condition = asarray(condition)
     if condition.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    idx = _nonzero(cast(condition._value, bool))[0]
+    idx = positions(cast(condition._value, bool))[0]
     return take(a, idx, axis=axis, out=out)
 
 

@@ -20,7 +20,7 @@ from .._core.dispatch.normalize import ArrayLike, normalize, wrap_result
 from .._core.dispatch.np_doc import np_doc
 from .._core.engine import syncs
 from .creation import asarray
-from .searching import concrete, count_true, search
+from .searching import concrete, count_true, positions, search
 from .sorting import sort_keys
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
@@ -178,7 +178,7 @@ def _sorted1d(aux):
 
 def _compress(x, mask):
     concrete(mask, "set routine", "jnp's set routines with size=")
-    return x[jnp.nonzero(mask, size=syncs.count(jnp.count_nonzero(mask)))[0]]
+    return _flat_take(x, positions(mask, "flat"))
 
 
 @np_doc(np.intersect1d, notes="Sync point (as unique).")
