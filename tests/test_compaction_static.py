@@ -67,3 +67,40 @@ def test_nonzero_family_loop_compiles_nothing_on_the_path(cold):
     now = tiering.stats()
     assert now["critical"] == stats["critical"]
     assert now["fallbacks"] == stats["fallbacks"]
+
+
+def _calls(xp, v, m, w):
+    x = v.reshape(40, 50)
+    return [xp.nonzero(m.reshape(40, 50)), xp.argwhere(m.reshape(8, 250)), xp.flatnonzero(m),
+            xp.compress(m[:50], x, axis=1), xp.extract(m, v), v[m], x[m.reshape(40, 50)],
+            x[m.reshape(40, 50).any(1)], xp.take(v, [3, -1, 7]),
+            xp.unique(w, return_index=True, return_inverse=True, return_counts=True),
+            xp.unique(w[::3]), xp.unique((w[:400] < 5).reshape(100, 4), axis=0),
+            xp.intersect1d(v[:300], v[200:700]), xp.setdiff1d(w[:300], w[100:200])]
+
+
+@pytest.mark.parametrize("dtype", [numpy.float64, numpy.int32, numpy.complex128])
+def test_numpy_tier_of_compaction_kernels_matches_xla(device_placement, dtype):
+    """The same compaction calls with every kernel on the NumPy tier (``TNP_COLD=force``: the
+    interpreter's gather, scatter, cumsum, sort, reduction rules) and every kernel compiled
+    (``off``): identical results, and both NumPy's."""
+    v = ((numpy.arange(2000) * 7919) % 1009).astype(dtype)
+    m = (v.real % 3) == 1
+    w = (v.real % 37).astype(dtype)  # (values repeated)
+    want = _calls(numpy, v, m, w)
+    results = []
+    for mode in ("force", "off"):
+        previous, stats = settings.update(cold=mode), tiering.stats()
+        try:
+            results.append(_calls(tnp, tnp.asarray(v), tnp.asarray(m), tnp.asarray(w)))
+        finally:
+            settings.restore(previous)
+        if mode == "force":  # every kernel ran on NumPy: none without a rule
+            assert tiering.stats()["fallbacks"] == stats["fallbacks"]
+            assert tiering.stats()["cold"] > stats["cold"]
+    for cold, compiled, w in zip(*results, want):
+        for c, x, e in zip(*(r if isinstance(r, tuple) else (r,) for r in (cold, compiled, w))):
+            c, x = numpy.asarray(c), numpy.asarray(x)
+            assert c.dtype == x.dtype == e.dtype and c.shape == x.shape == e.shape
+            numpy.testing.assert_array_equal(c, x)
+            numpy.testing.assert_array_equal(c, e)
