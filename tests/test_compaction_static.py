@@ -3,7 +3,8 @@
 tiering mechanism (``jaxload.jit``), so on the CPU a count never seen runs on the NumPy tier
 and only a count seen again compiles, in the background; no kernel lacks a NumPy rule (no
 fallback compile on the program's path). NumPy is the oracle of the values
-(``conformance_tests/test_compactions.py``); these count compiles."""
+(``conformance_tests/test_compactions.py``); these count compiles, and compare the kernels run
+on the NumPy tier with the same kernels compiled."""
 import numpy
 import pytest
 
