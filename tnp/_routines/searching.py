@@ -39,7 +39,10 @@ count_true = jit(lambda a: jnp.count_nonzero(a))  # the count of a nonzero/uniqu
 
 def _indices(a, n, form):
     """The ``n`` nonzero positions of ``a`` as int64 in ``form``: ``"tuple"`` (``nonzero``),
-    ``"flat"`` (of the raveled ``a``), ``"rows"`` (``argwhere``: one row per position)."""
+    ``"flat"`` (of the raveled ``a``), ``"rows"`` (``argwhere``: one row per position; of a 0-d
+    ``a``, rows of no column)."""
+    if form == "rows" and a.ndim == 0:
+        return jnp.zeros((n, 0), np.int64)
     flat = form == "flat"
     idx = tuple(numpy_cast(i, np.int64) for i in jnp.nonzero(jnp.ravel(a) if flat else a, size=n))
     return idx[0] if flat else jnp.stack(idx, axis=1) if form == "rows" else idx
@@ -73,8 +76,6 @@ def flatnonzero(a: ArrayLike):
 @np_doc(np.argwhere, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def argwhere(a: ArrayLike):
-    if a.ndim == 0:
-        return positions(a, "flat")[:, None][:, :0]
     return positions(a, "rows")
 
 
