@@ -4,6 +4,8 @@ NumPy and tnp on the same source.
 
 - masked Mandelbrot, unmodified (``I = abs(Z) < 2; N[I] = n; Z[I] = Z[I]**2 + C[I]``): every
   iteration's mask count is a new shape; default placement and ``TNP_PLACEMENT=device``;
+- compacting Mandelbrot (``z, c, idx = z[keep], c[keep], idx[keep]``: compactions that live
+  on, a new length every iteration), both placements;
 - a one-shot script: a dozen different operations on 4e6-element arrays, each run once;
 - a loop over distinct sizes above the host threshold (an array growing by a row per
   iteration), with the growth of peak resident memory from a quarter of the sizes to the end;
@@ -30,6 +32,24 @@ for n in range(iterations):
     N[I] = n
     Z[I] = Z[I] ** 2 + C[I]
 print(N.sum(), (N == iterations - 1).sum())
+"""
+
+COMPACTING = """\
+import numpy as np
+
+h, w, iterations = H, W, ITERATIONS
+y, x = np.ogrid[-1.4:1.4:h * 1j, -2:0.8:w * 1j]
+c = (x + 1j * y).ravel()
+idx = np.arange(c.size)
+z = np.zeros_like(c)
+escape = np.full(c.size, iterations, dtype=np.int32)
+for n in range(iterations):
+    z = z * z + c
+    out = np.abs(z) > 2.0
+    escape[idx[out]] = n
+    keep = ~out
+    z, c, idx = z[keep], c[keep], idx[keep]
+print(int((escape == iterations).sum()), int(escape.sum()), len(z))
 """
 
 ONE_SHOT = """\
@@ -78,6 +98,11 @@ TNP_DEVICE = fresh.Impl("tnp", {"TNP_PLACEMENT": "device"})
 
 def mandelbrot(h, w, iterations):
     return (MANDELBROT.replace("H, W, ITERATIONS", f"{h}, {w}, {iterations}"),
+            f"{h}x{w} x{iterations}")
+
+
+def compacting(h, w, iterations):
+    return (COMPACTING.replace("H, W, ITERATIONS", f"{h}, {w}, {iterations}"),
             f"{h}x{w} x{iterations}")
 
 
@@ -130,10 +155,12 @@ def cases(quick):
     three = dict(both, **{"tnp device": TNP_DEVICE})
     repeats = 1 if quick else 3
     small = mandelbrot(300, 250, 20)
-    out = [_case("masked Mandelbrot", small, three, repeats)]
+    out = [_case("masked Mandelbrot", small, three, repeats),
+           _case("compacting Mandelbrot", compacting(300, 250, 20), three, repeats)]
     if not quick:
         out += [_case("masked Mandelbrot", mandelbrot(300, 250, 200), three, repeats),
-                _case("masked Mandelbrot", mandelbrot(1000, 1000, 100), both, repeats)]
+                _case("masked Mandelbrot", mandelbrot(1000, 1000, 100), both, repeats),
+                _case("compacting Mandelbrot", compacting(300, 250, 200), three, repeats)]
     shot = one_shot(10 ** 6 if quick else 4 * 10 ** 6)
     grow = growing(200 if quick else 1000)
     out += [_case("one-shot script", shot, both, repeats),

@@ -2,7 +2,7 @@
 import functools
 import operator
 
-from .._core.engine.jaxload import jax, jit, jnp, JaxArray
+from .._core.engine.jaxload import jit, jnp, JaxArray
 import numpy as np
 
 from .._core.array import write
@@ -131,7 +131,7 @@ def _place_kernel():
     def spread(mask, v):
         pos = jnp.cumsum(mask.reshape(-1), dtype=np.int64) - 1
         return jnp.ravel(v)[pos % v.size].reshape(mask.shape)
-    return jax.jit(spread)
+    return jit(spread)
 
 
 @np_doc(np.place, notes="Sync point only when ``vals`` is empty (whether any mask value is True).")

@@ -34,15 +34,28 @@ def concrete(x, what, alternative):
                               f"index check) and cannot run under a JAX trace; use {alternative}")
 
 
-_count_nonzero = jit(lambda a: jnp.count_nonzero(a))
-_nonzero_sized = jit(
-    lambda a, n: tuple(numpy_cast(i, np.int64) for i in jnp.nonzero(a, size=n)),
-    static_argnums=1)
+count_true = jit(lambda a: jnp.count_nonzero(a))  # the count of a nonzero/unique result
 
 
-def _nonzero(a):
+def _indices(a, n, form):
+    """The ``n`` nonzero positions of ``a`` as int64 in ``form``: ``"tuple"`` (``nonzero``),
+    ``"flat"`` (of the raveled ``a``), ``"rows"`` (``argwhere``: one row per position; of a 0-d
+    ``a``, rows of no column)."""
+    if form == "rows" and a.ndim == 0:
+        return jnp.zeros((n, 0), np.int64)
+    flat = form == "flat"
+    idx = tuple(numpy_cast(i, np.int64) for i in jnp.nonzero(jnp.ravel(a) if flat else a, size=n))
+    return idx[0] if flat else jnp.stack(idx, axis=1) if form == "rows" else idx
+
+
+_nonzero_sized = jit(_indices, static_argnums=(1, 2))
+
+
+def positions(a, form="tuple"):
+    """``a``'s nonzero positions (``_indices``): the count is a sync point, then one kernel per
+    count, tiered as every ``jit`` kernel (a count never seen runs on NumPy: no compile)."""
     concrete(a, "nonzero", "jnp.nonzero(x, size=...) or tnp.where(cond, x, y)")
-    return _nonzero_sized(a, syncs.count(_count_nonzero(a)))
+    return _nonzero_sized(a, syncs.count(count_true(a)), form)
 
 
 @np_doc(np.nonzero, notes="Sync point: the number of nonzero elements is read from the device.")
@@ -51,28 +64,27 @@ def nonzero(a: ArrayLike):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
-    return _nonzero(a)
+    return positions(a)
 
 
 @np_doc(np.flatnonzero, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def flatnonzero(a: ArrayLike):
-    return _nonzero(a.ravel())[0]
+    return positions(a, "flat")
 
 
 @np_doc(np.argwhere, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def argwhere(a: ArrayLike):
-    if a.ndim == 0:
-        return jnp.stack(_nonzero(a.reshape(1)), axis=1)[:, :0]
-    return jnp.stack(_nonzero(a), axis=1).reshape(-1, a.ndim)
+    return positions(a, "rows")
 
 
 @np_doc(np.extract, notes="Sync point (as nonzero).")
 @normalize(jit=False)
 def extract(condition: ArrayLike, arr: ArrayLike):
-    idx = _nonzero(condition.ravel())[0]
-    return _take_raise(arr.ravel(), idx, 0)
+    idx = positions(condition, "flat")
+    check_bounds(idx, arr.size, 0, "take")
+    return _take_kernel(arr, idx, None, "raise")
 
 
 @normalize
@@ -194,6 +206,8 @@ def check_bounds(idx, n, axis, what):
 
 
 def _take_impl(a, idx, axis, mode):
+    if axis is None:  # of the raveled ``a``
+        a, axis = jnp.ravel(a), 0
     n = a.shape[axis]
     idx = numpy_cast(idx, np.int64)
     if mode == "wrap":
@@ -218,19 +232,19 @@ def _take_raise(a, idx, axis):
 def take(a: ArrayLike, indices: ArrayLike, axis=None, out: OutArray = None, mode="raise"):
     mode = _mode(mode)
     if axis is None:
-        a, axis = a.ravel(), 0
+        n, where = a.size, 0
     elif isinstance(axis, (bool, np.bool_)):  # no integer to NumPy
         raise TypeError("an integer is required for the axis")
     else:
-        axis = normalize_axis(axis, a.ndim)
+        axis = where = normalize_axis(axis, a.ndim)
+        n = a.shape[axis]
     if indices.dtype.kind not in "biuf":
         raise TypeError(f"Cannot cast array data from {indices.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
-    n = a.shape[axis]
     if n == 0 and indices.size:
         raise IndexError("cannot do a non-empty take from an empty axes.")
     if mode == "raise":
-        check_bounds(cast(indices, np.int64), n, axis, "take")
+        check_bounds(cast(indices, np.int64), n, where, "take")
     return _take_kernel(a, indices, axis, mode)
 
 
@@ -304,7 +318,7 @@ def compress(condition, a, axis=None, out=None):
     condition = asarray(condition)
     if condition.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    idx = _nonzero(cast(condition._value, bool))[0]
+    idx = positions(cast(condition._value, bool))[0]
     return take(a, idx, axis=axis, out=out)
 
 

@@ -20,7 +20,7 @@ from .._core.dispatch.normalize import ArrayLike, normalize, wrap_result
 from .._core.dispatch.np_doc import np_doc
 from .._core.engine import syncs
 from .creation import asarray
-from .searching import concrete, search
+from .searching import concrete, count_true, positions, search
 from .sorting import sort_keys
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "isin",
@@ -44,8 +44,10 @@ def _same(a, b, equal_nan):
     return eq.all(axis=1) if eq.ndim == 2 else eq
 
 
-@functools.partial(jit, static_argnums=(1,))
-def _unique_mask(rows, equal_nan):
+@functools.partial(jit, static_argnums=(1, 2))
+def _unique_mask(rows, equal_nan, by_rows):
+    if not by_rows:  # the distinct elements of the raveled array
+        rows = jnp.ravel(rows)
     perm = _row_argsort(rows) if rows.ndim == 2 else \
         jax.lax.sort((*sort_keys(rows), jnp.arange(rows.shape[0], dtype=np.int64)),
                      is_stable=True, num_keys=len(sort_keys(rows)))[-1]
@@ -65,17 +67,23 @@ def _unique_parts(perm, aux, mask, n):
     return aux[idx], perm[idx], inverse, counts, first
 
 
-def _unique(ar, equal_nan):
-    """Sorted distinct elements (rows, if 2-D) of ``ar``, first indices, inverse, counts."""
+def _unique(ar, equal_nan, by_rows=False):
+    """Sorted distinct elements (of the raveled ``ar``; its rows, ``by_rows``) of ``ar``, first
+    indices, inverse, counts. The count is a sync point, then one kernel per count (tiered as
+    every ``jit`` kernel: a count never seen runs on NumPy)."""
     concrete(ar, "unique", "jnp.unique(x, size=...)")
-    perm, aux, mask = _unique_mask(ar, equal_nan)
-    return _unique_parts(perm, aux, mask, syncs.count(jnp.count_nonzero(mask)))
+    perm, aux, mask = _unique_mask(ar, equal_nan, by_rows)
+    return _unique_parts(perm, aux, mask, syncs.count(count_true(mask)))
+
+
+_flat_take = jit(lambda ar, idx: jnp.ravel(ar)[idx])
+_reshaped = jit(jnp.reshape, static_argnums=1)
 
 
 def _distinct(ar):
     """What ``unique(ar)`` (no flags) gives: sorted, each value as first seen in ``ar``."""
     first = _unique(ar, True)[4]
-    return ar[first]
+    return _flat_take(ar, first)
 
 
 @np_doc(np.unique, notes="Sync point: the number of distinct values is read from the device. "
@@ -91,10 +99,11 @@ def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis,
         normalize_axis_index(axis, 1)  # NumPy: a 1-d array along its axis is unique(axis=None)
         axis = None
     if axis is None:
-        values, index, inverse, counts, first = _unique(ar.ravel(), equal_nan)
-        inverse = inverse.reshape(ar.shape)
+        values, index, inverse, counts, first = _unique(ar, equal_nan)
+        if return_inverse:
+            inverse = _reshaped(inverse, ar.shape)
         if not (return_index or return_inverse or return_counts):
-            values = ar.ravel()[first]  # NumPy's hash-based path keeps the first seen
+            values = _flat_take(ar, first)  # NumPy's hash-based path keeps the first seen
     else:
         try:  # NumPy's errors: its moveaxis's TypeError, its own AxisError
             axis = normalize_axis_tuple(axis, ar.ndim, "source")[0]
@@ -102,7 +111,7 @@ def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis,
             raise AxisError(axis, ar.ndim) from None
         moved = jnp.moveaxis(ar, axis, 0)
         rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
-        values, index, inverse, counts, _ = _unique(rows, False)
+        values, index, inverse, counts, _ = _unique(rows, False, True)
         values = jnp.moveaxis(values.reshape(values.shape[:1] + moved.shape[1:]), 0, axis)
     extra = [r for r, flag in ((index, return_index), (inverse, return_inverse),
                                (counts, return_counts)) if flag]
@@ -169,7 +178,7 @@ def _sorted1d(aux):
 
 def _compress(x, mask):
     concrete(mask, "set routine", "jnp's set routines with size=")
-    return x[jnp.nonzero(mask, size=syncs.count(jnp.count_nonzero(mask)))[0]]
+    return _flat_take(x, positions(mask, "flat"))
 
 
 @np_doc(np.intersect1d, notes="Sync point (as unique).")

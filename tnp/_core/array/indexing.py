@@ -7,10 +7,9 @@ the same shape (no data is touched), and it runs as a cached compiled gather/sca
 Out-of-bounds index arrays are checked eagerly (a named sync point for device index arrays);
 under a JAX trace that check is skipped (JAX then clamps reads and drops writes).
 """
-import functools
 import operator
 
-from ..engine.jaxload import jax, jnp, JaxArray, Tracer
+from ..engine.jaxload import jit, jnp, JaxArray, Tracer
 import numpy as np
 
 from ..engine import caches, syncs
@@ -269,9 +268,12 @@ def _advanced_plan(shape, items, index):
                                                  else np.intp))
                for it, a in zip(items, arrays))
     if any(isinstance(a, JaxArray) and a.dtype == np.bool_ for a in arrays):
-        # a device mask's result shape needs its values: a named sync point (or a tracing error)
+        # a device mask's result shape needs its values: a named sync point (or a tracing error);
+        # its indices are then NumPy's, from the values read (no kernel per count)
         ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, JaxArray) and a.dtype == np.bool_
                    else p for p, a in zip(ph, arrays))
+        arrays = [p if isinstance(a, JaxArray) and a.dtype == np.bool_ else a
+                  for p, a in zip(ph, arrays)]
     # (not probe.call: the index holds masks' values and slices; a placeholder per call, uncached)
     try:
         out_shape = probe.placeholder(probe.Spec(shape, np.int8))[ph].shape
@@ -330,19 +332,16 @@ def _host_mask(mask):
 
 
 def _nonzero(mask):
-    """Integer indices of a boolean mask: on the host for host masks; a sync point on the device."""
-    if isinstance(mask, np.ndarray):
-        return tuple(np.nonzero(mask))
+    """Integer indices of a boolean mask, read on the host (``_advanced_plan`` reads a device
+    mask's values there first, a named sync point); a traced mask raises the tracing error."""
     if _is_tracer(mask):
         raise TnpTracingError(
             "boolean-mask indexing has a data-dependent shape and cannot run under a JAX trace; "
             "use tnp.where(mask, x, fill) or a jit-safe function with size=")
-    return tuple(jnp.nonzero(mask))
+    return tuple(np.nonzero(mask))
 
 
-@functools.lru_cache(maxsize=None)
-def _bounds_kernel():
-    return jax.jit(lambda a: (jnp.min(a), jnp.max(a)))
+_bounds_kernel = jit(lambda a: (jnp.min(a), jnp.max(a)))
 
 
 def _check_bounds(a, n, dim):
@@ -354,7 +353,7 @@ def _check_bounds(a, n, dim):
         return
     else:
         syncs.record("bounds", a)
-        lo, hi = (int(v) for v in _bounds_kernel()(a))
+        lo, hi = (int(v) for v in _bounds_kernel(a))
     bad = hi if hi >= n else lo if lo < -n else None
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for axis {dim} with size {n}")
@@ -386,4 +385,4 @@ def gather_kernel(plan_struct):
 
     def gather(x, dyn):
         return expand(x, axes)[build_index(struct, dyn)]
-    return jax.jit(gather)
+    return jit(gather)

@@ -263,7 +263,7 @@ def host_value(value, dtype, ndmax=None, element=False):
 
 @caches.kernel_cache
 def _cycle_kernel(n):
-    return jax.jit(lambda v: jnp.resize(jnp.ravel(v), n))
+    return jit(lambda v: jnp.resize(jnp.ravel(v), n))
 
 
 def cyclic(value, n, dtype):

@@ -8,7 +8,7 @@ donates the root's buffer so an eager write is in place on the device.
 """
 import functools
 
-from .jaxload import jax, jnp, lax
+from .jaxload import jit, jnp, lax
 import numpy as np
 
 from . import caches
@@ -190,7 +190,7 @@ def chain_put(chain, root, dyns, value):
 
 @caches.kernel_cache
 def get_kernel(chain):
-    return jax.jit(functools.partial(chain_get, chain))
+    return jit(functools.partial(chain_get, chain))
 
 
 def _strided_positions(offset, shape, strides, itemsize):
