@@ -84,9 +84,11 @@ SETTINGS = (
             "one compiles on the program's path)"),
     Setting("placement", "TNP_PLACEMENT", "choice", "auto",
             "placement mode",
-            "the placement mode: auto (small arrays made from host data on the host tier) or "
-            "device (every numeric array on the device); `tnp_ext.placement` at run time",
-            choices=("device", "auto")),
+            "the placement mode: auto (small arrays made from host data on the host tier), "
+            "device (every numeric array on the device) or sharded (as auto, and device arrays "
+            "of at least TNP_SHARD_THRESHOLD elements per device split over every device); "
+            "`tnp_ext.placement` at run time",
+            choices=("device", "auto", "sharded")),
     Setting("host_threshold", "TNP_HOST_THRESHOLD", "int", 65536,
             "host threshold",
             "in mode auto, arrays of fewer elements made from host data live on the host"),
@@ -95,6 +97,10 @@ SETTINGS = (
             "in mode auto, arrays at or over the host threshold also stay on the host until "
             "this many milliseconds have passed since the program made its first one (a short "
             "program never pays for JAX's start and XLA's compiles); 0: placed by size alone"),
+    Setting("shard_threshold", "TNP_SHARD_THRESHOLD", "int", 16384,
+            "shard threshold",
+            "in mode sharded, device arrays of at least this many elements per device are split "
+            "along an axis over every device (smaller ones replicated)"),
     Setting("kernel_cache_size", "TNP_KERNEL_CACHE_SIZE", "int", 128,
             "kernel cache size",
             "the bound of the compiled-kernel caches (tnp._core.engine.caches); 0 or less: "

@@ -207,7 +207,8 @@ def _fill_kernel(dtype):
     """The fill kernel of a dtype (by its type code): one executable per shape, tracked by
     ``tnp._core.engine.caches`` (a program making arrays of ever-new shapes, as NumPy's test
     generators do, prunes this kernel's executables, not all of JAX's)."""
-    return jit(lambda value, shape: jnp.full(shape, value, dtype), static_argnums=(1,))
+    return jit(lambda value, shape, rule: devices.constrain(jnp.full(shape, value, dtype), rule),
+               static_argnums=(1, 2))
 
 
 def _check_order(order, fn=np.empty, *args):
@@ -240,7 +241,7 @@ def _fill(value, shape, dtype):
             and not isinstance(value, JaxArray) and not in_trace()):
         return tiers.new_root(np.full(shape, value, dtype))._as_array()
     try:
-        return ndarray._wrap(_fill_kernel(dtype.char)(value, shape))._as_array()
+        return ndarray._wrap(_fill_kernel(dtype.char)(value, shape, devices.policy()))._as_array()
     except jax.errors.JaxRuntimeError as e:
         if "RESOURCE_EXHAUSTED" in str(e):
             raise _out_of_memory(shape, dtype) from None
@@ -353,8 +354,8 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
                  subok)
 
 
-@functools.partial(jit, static_argnums=(2, 3))
-def _arange_kernel(first, second, n, dtype):
+@functools.partial(jit, static_argnums=(2, 3, 4))
+def _arange_kernel(first, second, n, dtype, rule):
     """NumPy's arange fill: ``a[0]``, ``a[1]`` as given, ``a[i] = a[0] + i * (a[1] - a[0])``
     computed in the dtype (float16 in float32, as NumPy's HALF_fill)."""
     dtype = np.dtype(dtype)
@@ -364,7 +365,7 @@ def _arange_kernel(first, second, n, dtype):
     # XLA on CPU contracts this multiply-add into an FMA where NumPy rounds the product first:
     # results can differ by half an ulp of the largest magnitude involved.
     y = numpy_cast(f + jnp.arange(n, dtype=work) * (s - f), dtype)
-    return y.at[:2].set(jnp.stack([first, second])[:min(n, 2)])
+    return devices.constrain(y.at[:2].set(jnp.stack([first, second])[:min(n, 2)]), rule)
 
 
 _INT_SAFE = 2 ** 62  # Python ints this small make an int64 arange with no overflow check
@@ -465,7 +466,7 @@ def _arange(start_or_stop, stop, step, dtype):
         # that of Python's range, and its values exact (no probe needed).
         n = len(range(start, stop, step))
         check_size(n, np.int64)
-        return ndarray._wrap(_arange_kernel(start, start + step, n, "q"))
+        return ndarray._wrap(_arange_kernel(start, start + step, n, "q", devices.policy()))
     for v in (start, stop, step):
         if isinstance(v, ndarray) and v.ndim:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
@@ -482,4 +483,4 @@ def _arange(start_or_stop, stop, step, dtype):
     with np.errstate(all="ignore"):
         first = np.asarray(start).astype(dt)
         second = np.asarray(start + step).astype(dt) if n > 1 else first
-    return ndarray._wrap(_arange_kernel(first, second, n, dt.char))
+    return ndarray._wrap(_arange_kernel(first, second, n, dt.char, devices.policy()))

@@ -6,6 +6,7 @@ import operator
 from .._core.engine.jaxload import jax, jit, jnp
 import numpy as np
 
+from .._core.engine import devices
 from .._core.rules import dtypes
 from .._core.numerics.casting import cast, numpy_cast
 from .._core.array.ndarray import ndarray
@@ -25,8 +26,8 @@ def _sizes(dims, sparse):
     return dims
 
 
-@functools.partial(jit, static_argnums=(0, 1, 2))
-def _indices_kernel(dims, dtype, sparse):
+@functools.partial(jit, static_argnums=(0, 1, 2, 3))
+def _indices_kernel(dims, dtype, sparse, rule):
     n = len(dims)
     idx = [jax.lax.broadcasted_iota(dtype, (1,) * i + (d,) + (1,) * (n - i - 1), i)
            for i, d in enumerate(dims)]
@@ -34,7 +35,7 @@ def _indices_kernel(dims, dtype, sparse):
         return tuple(idx)
     if not idx:
         return jnp.zeros((0,), dtype)
-    return jnp.stack([jnp.broadcast_to(x, dims) for x in idx])
+    return devices.constrain(jnp.stack([jnp.broadcast_to(x, dims) for x in idx]), rule)
 
 
 def _indices_size(dimensions, dtype=int, sparse=False):
@@ -47,12 +48,13 @@ def _indices_size(dimensions, dtype=int, sparse=False):
 @np_doc(np.indices, result_size=_indices_size)
 def indices(dimensions, dtype=int, sparse=False):
     dims = _sizes(tuple(operator.index(d) for d in dimensions), sparse)
-    out = _indices_kernel(dims, dtypes.canonical(dtype).char, bool(sparse))
+    out = _indices_kernel(dims, dtypes.canonical(dtype).char, bool(sparse),
+                         devices.policy())
     return tuple(ndarray._wrap(x) for x in out) if sparse else ndarray._wrap(out)
 
 
-@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
-def _grid_kernel(sizes, steps, starts, dtype, sparse):
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4, 5))
+def _grid_kernel(sizes, steps, starts, dtype, sparse, rule):
     dtype = np.dtype(dtype)
     n = len(sizes)
     out = []
@@ -63,12 +65,13 @@ def _grid_kernel(sizes, steps, starts, dtype, sparse):
         out.append(x * jnp.asarray(step, rdt) + jnp.asarray(start, rdt))
     if sparse:
         return tuple(out)
-    return jnp.stack(out) if out else jnp.zeros((0,), dtype)
+    return devices.constrain(jnp.stack(out), rule) if out else jnp.zeros((0,), dtype)
 
 
-@functools.partial(jit, static_argnums=(0, 1, 2, 3))
-def _line_kernel(length, step, start, dtype):
-    return jnp.arange(length, dtype=dtype) * jnp.asarray(step, dtype) + jnp.asarray(start, dtype)
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
+def _line_kernel(length, step, start, dtype, rule):
+    return devices.constrain(jnp.arange(length, dtype=dtype) * jnp.asarray(step, dtype)
+                             + jnp.asarray(start, dtype), rule)
 
 
 def _axis(k):
@@ -117,7 +120,7 @@ class _Grid:
             starts.append(start)
         typ = dtypes.check_supported(np.result_type(*nums))
         out = _grid_kernel(_sizes(tuple(sizes), self.sparse), tuple(steps), tuple(starts),
-                           typ.char, self.sparse)
+                           typ.char, self.sparse, devices.policy())
         return tuple(ndarray._wrap(x) for x in out) if self.sparse else ndarray._wrap(out)
 
     def _line(self, key):
@@ -129,7 +132,7 @@ class _Grid:
         typ = np.result_type(start, key.stop, abs(step))
         step = (key.stop - start) / float(length - 1) if length != 1 else 1
         dtype = dtypes.check_supported(np.result_type(typ, step, start))
-        return ndarray._wrap(_line_kernel(length, step, start, dtype.char))
+        return ndarray._wrap(_line_kernel(length, step, start, dtype.char, devices.policy()))
 
 
 class _MGrid(_Grid):

@@ -6,6 +6,7 @@ import operator
 from .._core.engine.jaxload import jit, jnp
 import numpy as np
 
+from .._core.engine import devices
 from .._core.rules import dtypes, probe
 from .._core.array import flags
 from .._core.numerics.casting import numpy_cast
@@ -24,14 +25,14 @@ def _dim(n):
     return n
 
 
-@functools.partial(jit, static_argnums=(0, 1, 2, 3))
-def _eye_kernel(n, m, k, dtype):
-    return jnp.eye(n, m, k, dtype=dtype)
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
+def _eye_kernel(n, m, k, dtype, rule):
+    return devices.constrain(jnp.eye(n, m, k, dtype=dtype), rule)
 
 
-@functools.partial(jit, static_argnums=(0, 1, 2, 3))
-def _tri_kernel(n, m, k, dtype):
-    return numpy_cast(_tri_mask(n, m, k), dtype)
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
+def _tri_kernel(n, m, k, dtype, rule):
+    return devices.constrain(numpy_cast(_tri_mask(n, m, k), dtype), rule)
 
 
 def _tri_mask(n, m, k):
@@ -60,7 +61,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     dtype = dtypes.canonical(dtype)
     check_size(n * m, dtype)
     _check_order(order)
-    return flags.lay_out(place(ndarray._wrap(_eye_kernel(n, m, k, dtype.char)), device), order)
+    return flags.lay_out(place(ndarray._wrap(_eye_kernel(n, m, k, dtype.char, devices.policy())), device), order)
 
 
 @np_doc(np.identity, result_size=_square_size)
@@ -75,7 +76,7 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     n = _arange_len(N)
     m = n if M is None else _arange_len(M)
     k = _offset(k)
-    return ndarray._wrap(_tri_kernel(n, m, k, dtypes.canonical(dtype).char))
+    return ndarray._wrap(_tri_kernel(n, m, k, dtypes.canonical(dtype).char, devices.policy()))
 
 
 def _arange_len(n):

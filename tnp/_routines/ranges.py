@@ -12,7 +12,7 @@ from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import to_jax
 from .._core.dispatch.np_doc import np_doc
 from .._core.numerics.casting import numpy_cast
-from .._core.engine import syncs
+from .._core.engine import devices, syncs
 from .creation import asarray, check_size, elements, place
 from .._ufuncs.table import power
 from .reshaping import expand_dims
@@ -49,13 +49,13 @@ def _linspace_body(start, stop, num, endpoint, dt, axis):
     return y, step
 
 
-@functools.partial(jit, static_argnums=(2, 3, 4, 5, 6))
-def _linspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
+@functools.partial(jit, static_argnums=(2, 3, 4, 5, 6, 7))
+def _linspace_kernel(start, stop, num, endpoint, dt, dtype, axis, rule):
     dt, dtype = np.dtype(dt), np.dtype(dtype)
     y, step = _linspace_body(start, stop, num, endpoint, dt, axis)
     if dtype.kind in "iu":
         y = jnp.floor(y)
-    return numpy_cast(y, dtype), step
+    return devices.constrain(numpy_cast(y, dtype), rule), step
 
 
 def _axis_for(axis, ndim):
@@ -105,7 +105,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     s, e, num, dt, dtype = _prepare(start, stop, num, dtype)
     ndim = len(jnp.broadcast_shapes(s.shape, e.shape)) + 1
     y, step = _linspace_kernel(s, e, num, bool(endpoint), dt.char, dtype.char,
-                               _axis_for(axis, ndim))
+                               _axis_for(axis, ndim), devices.policy())
     y = place(ndarray._wrap(y), device)
     if retstep:
         return y, (ndarray._wrap(step) if step is not None else math.nan)
@@ -128,8 +128,8 @@ def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     return out if dtype is None else out.astype(dtype, copy=False)
 
 
-@functools.partial(jit, static_argnums=(2, 3, 4, 5, 6))
-def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
+@functools.partial(jit, static_argnums=(2, 3, 4, 5, 6, 7))
+def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis, rule):
     dt, dtype = np.dtype(dt), np.dtype(dtype)
     start, stop = numpy_cast(start, dt), numpy_cast(stop, dt)
     if dt.kind == "c":
@@ -148,7 +148,7 @@ def _geomspace_kernel(start, stop, num, endpoint, dt, dtype, axis):
     result = result * out_sign
     if axis != 0:
         result = jnp.moveaxis(result, 0, axis)
-    return numpy_cast(result, dtype)
+    return devices.constrain(numpy_cast(result, dtype), rule)
 
 
 @np_doc(np.geomspace, result_size=_linspace_size,
@@ -167,4 +167,4 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     check_size(num * math.prod(jnp.broadcast_shapes(s.shape, e.shape)), dtype)
     ndim = len(jnp.broadcast_shapes(s.shape, e.shape)) + 1
     return ndarray._wrap(_geomspace_kernel(s, e, num, bool(endpoint), dt.char, dtype.char,
-                                           _axis_for(axis, ndim)))
+                                           _axis_for(axis, ndim), devices.policy()))

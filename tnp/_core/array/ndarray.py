@@ -14,7 +14,7 @@ from ..engine.jaxload import jax, on_load, ArrayImpl as _ArrayImpl, JaxArray
 import numpy as np
 
 from ..rules import dtypes
-from ..engine import lenses, syncs, tracing
+from ..engine import devices, lenses, syncs, tracing
 from . import roots
 
 _SET_CLASS = object.__dict__["__class__"].__set__  # (``_adopt``: past a masked value's own)
@@ -411,8 +411,8 @@ def device_copy(data, dtype=None, ndmin=0):
     """``np.array(data, dtype, ndmin=ndmin)`` on the device, from a private copy: JAX may alias
     an aligned NumPy array's memory on a CPU, and whoever owns ``data`` may change it in place
     while the device value is still in use. (``tiers.new_root`` owns its array, and gives
-    it to JAX without this copy.)"""
-    return jax.device_put(dtypes.native(host_copy(data, dtype, ndmin)))
+    it to JAX without this copy.) Laid out as a new array of its shape (``devices.layout``)."""
+    return devices.put(dtypes.native(host_copy(data, dtype, ndmin)))
 
 
 def host_copy(data, dtype=None, ndmin=0, copy=None, ndmax=0):

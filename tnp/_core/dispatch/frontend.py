@@ -173,7 +173,7 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
             if not host_tier:
                 return impl(*args, **kwargs)
             ask_host = tiers.routing
-            if ask_host and result_size is not None and tiers.MODE == "auto":
+            if ask_host and result_size is not None and tiers.HOSTED:
                 size = _result_size(result_size, args, kwargs)
                 if size is not None:  # a creation routine: made where its size says
                     ask_host = False

@@ -64,8 +64,8 @@ def operands(numpy_fn, args):
         else:
             return None
         vals.append(b)
-    # Python scalars alone run here in the mode "auto" only
-    if (shape is None and tiers.MODE != "auto") or in_trace():
+    # Python scalars alone run here in the modes "auto" and "sharded" only
+    if (shape is None and not tiers.HOSTED) or in_trace():
         return None
     if mixed and tiers.made_on_device(_result_size(numpy_fn, vals)):
         return DECLINED
@@ -208,7 +208,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
                 hkwargs[k] = numpy_value(v, unsupported)  # without it)
     except OnDevice:
         return DECLINED
-    if tiers.MODE != "auto" and not unsupported and not _has_array(args, kwargs):
+    if not tiers.HOSTED and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
     if kwargs and kwargs.get("device", "cpu") not in ("cpu", None):
         return DECLINED  # ``device=`` a jax.Device: the device tier, whatever the mode

@@ -7,7 +7,11 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
   elements made from host data (Python data, NumPy arrays, the result of an operation that ran
   on the host) lives on the host, a larger one on the device once the program is past its
   warm-up; with ``"device"`` every numeric array is on the device (the conformance suite's
-  mode: it tests the device implementations).
+  mode: it tests the device implementations); ``"sharded"`` is ``"auto"`` on the host (the
+  threshold and the warm-up) and, with several devices, lays a device array out over all of
+  them (``engine.devices.layout``: split along an axis when it is large, replicated else), at
+  birth: ``new_root`` puts host data there directly, creation kernels take the layout as an
+  argument.
 - The warm-up (placement by cost, not size alone): the device's costs are paid once per
   program (JAX's import, about 1.2 s on a 2-core CPU, where ``import numpy`` takes 0.1 s) and
   once per new computation (an XLA compile, 20-500 ms), while NumPy's are per element. A
@@ -16,7 +20,8 @@ tier, where NumPy itself runs operations) or a ``jax.Array`` (the device tier).
   stay on the host too; after it, results at or over the threshold are placed on the device
   (and their operations follow them there). ``large_on_host`` is the rule; ``benchmarks/cases/
   cold.py`` measures it (the same programs with the warm-up 0).
-- Set by the environment (``TNP_PLACEMENT=device|auto``, ``TNP_HOST_THRESHOLD=<elements>``,
+- Set by the environment (``TNP_PLACEMENT=device|auto|sharded``,
+  ``TNP_HOST_THRESHOLD=<elements>``, ``TNP_SHARD_THRESHOLD=<elements per device>``,
   read by ``tnp._core.settings``) or at run time through ``settings`` (``configure``,
   ``tnp_ext.placement``), which tells this module (``MODE``, ``THRESHOLD``). An array made
   from a ``jax.Array``, or with ``device=`` a ``jax.Device``, is on the device whatever the
@@ -28,8 +33,9 @@ result that may be a caller's own array is copied first (``fallback.from_numpy_t
 Creation routines with a shape decide before allocating: ``made_on_device`` on their declared
 ``result_size`` (``frontend.entry``), so a large one is never made by NumPy and then copied.
 
+``HOSTED`` says whether the mode keeps small arrays on the host (``"auto"``, ``"sharded"``).
 ``routing`` says whether any call can run on the host at all: false until a host array exists
-or the mode is ``"auto"``, so a program that never meets the host tier pays nothing for it.
+or the mode is ``HOSTED``, so a program that never meets the host tier pays nothing for it.
 """
 from .. import settings
 from ..engine.jaxload import jax, ArrayImpl
@@ -37,30 +43,33 @@ import time
 
 import numpy as np
 
+from ..engine import devices
 from ..rules import dtypes
 from ..array import flags, write
 from ..array.ndarray import ndarray
 
 MODES = settings.BY_NAME["placement"].choices
 MODE = THRESHOLD = WARMUP = None
+HOSTED = False  # the mode keeps arrays made from small host data on the host
 routing = False
-following = False  # past the warm-up in mode "auto": operations take large host roots along
+following = False  # past the warm-up in mode HOSTED: operations take large host roots along
 _warm = [False, None]  # whether the warm-up is over; when the first large array was placed
 
 
 def _setting(name, value):
     """``settings``' watcher: the mode, threshold and warm-up kept here for the hot paths (a
     new warm-up starts its clock again)."""
-    global MODE, THRESHOLD, WARMUP, routing, following
+    global MODE, THRESHOLD, WARMUP, HOSTED, routing, following
     if name == "placement":
         MODE = value
-        routing = routing or value == "auto"
+        HOSTED = value != "device"
+        routing = routing or HOSTED
     elif name == "host_threshold":
         THRESHOLD = value
     else:
         WARMUP = max(value, 0) / 1000
         _warm[:] = [WARMUP == 0, None]
-    following = _warm[0] and MODE == "auto"
+    following = _warm[0] and HOSTED
 
 
 settings.watch(_setting, "placement", "host_threshold", "host_warmup_ms")
@@ -102,7 +111,8 @@ def follow(*values):
 
 
 def configure(mode=None, threshold=None):
-    """Set the placement mode (``"device"`` or ``"auto"``) and/or the host threshold (elements)
+    """Set the placement mode (``"device"``, ``"auto"`` or ``"sharded"``) and/or the host
+    threshold (elements)
     through ``settings``; returns the previous ``(mode, threshold)``. Arrays already made stay
     where they are."""
     previous = MODE, THRESHOLD
@@ -118,16 +128,16 @@ def host_only(dtype):
 def on_host(size, dtype):
     """Whether a new array of ``size`` elements of ``dtype`` made from host data goes to the
     host."""
-    return host_only(dtype) or (MODE == "auto" and (size < THRESHOLD or large_on_host()))
+    return host_only(dtype) or (HOSTED and (size < THRESHOLD or large_on_host()))
 
 
 def made_on_device(size):
     """Whether a result of ``size`` elements known before anything is computed (a creation
     routine's, from its arguments; a ufunc's on host operands, from their broadcast shape) is
     made by the device implementation directly, not by NumPy and then copied: in mode
-    ``"auto"``, at or over the threshold after the warm-up. (Its dtype aside: a NumPy-only one
-    is refused by the device and made on the host.)"""
-    return MODE == "auto" and size >= THRESHOLD and not large_on_host()
+    ``"auto"`` or ``"sharded"``, at or over the threshold after the warm-up. (Its dtype aside: a
+    NumPy-only one is refused by the device and made on the host.)"""
+    return HOSTED and size >= THRESHOLD and not large_on_host()
 
 
 def new_root(host, view_dtype=None):
@@ -140,7 +150,7 @@ def new_root(host, view_dtype=None):
     canon = dtypes.CANONICAL.get(dt)  # None: a dtype only the host can hold
     hflags = host.flags
     writeable = hflags.writeable
-    if canon is None or (MODE == "auto" and (host.size < THRESHOLD or large_on_host())) or (
+    if canon is None or (HOSTED and (host.size < THRESHOLD or large_on_host())) or (
             view_dtype is not None and host_only(view_dtype)):
         routing = True
         if not (writeable and hflags.owndata):
@@ -167,12 +177,13 @@ def _layout(root, host):
 
 
 def _owned(host):
-    """``host`` (which the caller gave up) on the device, in a buffer JAX owns: on a CPU JAX
-    may alias an aligned NumPy array's memory instead of copying it, and a buffer JAX does not
-    own is never donated (an in-place write to the array would copy it: donation silently
-    declined). Such an upload is copied on the device (no kernel compiled)."""
-    value = jax.device_put(host)  # (under a JAX trace: a traced value, no buffer)
-    if host.size and type(value) is ArrayImpl and value.unsafe_buffer_pointer() == \
-            host.ctypes.data:
+    """``host`` (which the caller gave up) on the device with its layout (``devices.put``), in
+    buffers JAX owns: on a CPU JAX may alias an aligned NumPy array's memory instead of copying
+    it, and a buffer JAX does not own is never donated (an in-place write to the array would
+    copy it: donation silently declined). Such an upload is copied on the device (no kernel
+    compiled); a sharded or replicated upload is copied by JAX already."""
+    value = devices.put(host)  # (under a JAX trace: a traced value, no buffer)
+    if host.size and type(value) is ArrayImpl and len(value.sharding.device_set) == 1 \
+            and value.unsafe_buffer_pointer() == host.ctypes.data:
         value = jax.device_put(value, may_alias=False)
     return value

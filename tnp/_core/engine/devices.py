@@ -1,7 +1,41 @@
-"""The ``device=`` argument of NumPy 2's creation functions. NumPy knows one device, "cpu"; tnp
-reads it as its default JAX device (where every tnp array is made), so a NumPy program that
-passes it runs unchanged on a GPU. A ``jax.Device`` (``a.device``) places the result there."""
-from .jaxload import jax
+"""Where on the devices a device-tier array lives.
+
+- The ``device=`` argument of NumPy 2's creation functions. NumPy knows one device, "cpu"; tnp
+  reads it as its default JAX device (where every tnp array is made), so a NumPy program that
+  passes it runs unchanged on a GPU. A ``jax.Device`` (``a.device``) places the result there.
+- The layout of a new device array in the placement mode ``"sharded"`` (``layout``): with more
+  than one device (``jax.devices()``: every device of every process under
+  ``jax.distributed``), an array of at least ``TNP_SHARD_THRESHOLD`` elements per device is
+  split along its first axis whose length the device count divides, over a one-dimensional mesh
+  of every device (``mesh``); a smaller one, or one without such an axis, is replicated on every
+  device. In the other modes, or with one device, ``layout`` is None: JAX's default device.
+  New arrays get their layout at birth: host data is put there directly (``put``: each device
+  receives its block); a creation kernel takes the policy (``policy()``) as a static argument
+  and constrains its result (``constrain``), so XLA makes each block on its device. Computations on sharded
+  arrays follow their inputs' shardings (XLA's partitioner), so nothing else places arrays.
+"""
+import math
+
+from .. import settings
+from .jaxload import jax, lax
+
+SHARDED = False  # the mode "sharded" is on
+SHARD_THRESHOLD = None  # elements per device from which a new array is split
+_MESH = None  # (the devices, their mesh), made at first use
+
+
+def _setting(name, value):
+    """``settings``' watcher: the mode and threshold kept here for ``layout``."""
+    global SHARDED, SHARD_THRESHOLD
+    if name == "placement":
+        SHARDED = value == "sharded"
+    else:
+        SHARD_THRESHOLD = value
+
+
+settings.watch(_setting, "placement", "shard_threshold")
+
+AXIS = "devices"  # the mesh's one axis
 
 
 def check(device):
@@ -26,3 +60,64 @@ def place(arr, device):
     out = type(arr)._wrap(jax.device_put(arr._value, target))
     out._scalar = arr._scalar
     return out
+
+
+def mesh():
+    """The one-dimensional mesh (axis ``AXIS``) of every device JAX sees, across processes;
+    its axis is of JAX's ``Auto`` type, so XLA's partitioner chooses the shardings of what is
+    computed from sharded arrays."""
+    global _MESH
+    devices = jax.devices()
+    if _MESH is None or _MESH[0] != devices:
+        _MESH = devices, jax.sharding.Mesh(devices, (AXIS,),
+                                           axis_types=(jax.sharding.AxisType.Auto,))
+    return _MESH[1]
+
+
+def split_axis(shape, count):
+    """The axis a large array of ``shape`` is split along over ``count`` devices: the first
+    whose length ``count`` divides (contiguous blocks of rows: elementwise work and reductions
+    over the other axes stay on each device), None if there is none (JAX splits evenly only)."""
+    for axis, n in enumerate(shape):
+        if n and n % count == 0:
+            return axis
+    return None
+
+
+def policy():
+    """The layout policy in force, a static argument of every creation kernel (so that a kernel
+    traced under one mode is not reused under another): None (JAX's default device) unless the
+    mode is ``"sharded"`` and JAX sees several devices; then ``(mesh(), SHARD_THRESHOLD)``."""
+    if not SHARDED:
+        return None
+    m = mesh()
+    return None if m.size == 1 else (m, SHARD_THRESHOLD)
+
+
+def layout(shape, rule):
+    """The sharding a new device array of ``shape`` is made with under the policy ``rule``
+    (``policy()``): None for None; else split along ``split_axis`` over the mesh when it has at
+    least the threshold's elements per device, replicated on every device otherwise."""
+    if rule is None:
+        return None
+    m, threshold = rule
+    spec = jax.sharding.PartitionSpec()
+    if math.prod(shape) >= threshold * m.size:
+        axis = split_axis(shape, m.size)
+        if axis is not None:
+            spec = jax.sharding.PartitionSpec(*(None,) * axis, AXIS)
+    return jax.sharding.NamedSharding(m, spec)
+
+
+def constrain(value, rule):
+    """Inside a creation kernel: its result ``value`` made with its ``layout`` under ``rule``
+    (``policy()``, a static argument of the kernel), so XLA makes each block on its device."""
+    sharding = layout(value.shape, rule)
+    return value if sharding is None else lax.with_sharding_constraint(value, sharding)
+
+
+def put(host):
+    """The NumPy array ``host`` on the device with its ``layout`` (each device receives its own
+    block; never the whole array on one device first)."""
+    sharding = layout(host.shape, policy())
+    return jax.device_put(host) if sharding is None else jax.device_put(host, sharding)
