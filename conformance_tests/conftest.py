@@ -45,9 +45,12 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture
 def placement(request):
     """The placement mode the test runs under: ``"device"`` (every numeric array on the
-    device: tnp's device implementations against NumPy) or ``"auto"`` (the default: arrays
+    device: tnp's device implementations against NumPy), ``"auto"`` (the default: arrays
     under the threshold are NumPy's own on the host tier, with tnp's layer over them: writes,
-    flags, views, dtype routing)."""
+    flags, views, dtype routing) or, asked for by ``--placement sharded``, ``"sharded"`` (the
+    device pass with every array laid out over every device: split along an axis the device
+    count divides from one element per device, replicated else; the environment's
+    ``TNP_HOST_THRESHOLD``/``TNP_SHARD_THRESHOLD`` kept where set)."""
     return request.param
 
 
@@ -58,11 +61,19 @@ def tier_placement(placement):
     environment names a mode (``TNP_COLD=force``: the NumPy tier's own run); the ``auto`` pass
     keeps the defaults, what a program gets."""
     previous = tiers.configure(placement)
-    engine_only = placement == "device" and tnp_settings.source("cold") != "environment"
-    cold = tnp_settings.update(cold="off" if engine_only else None)
+    engine_only = placement != "auto" and tnp_settings.source("cold") != "environment"
+    sharded = placement == "sharded"
+    changed = tnp_settings.update(
+        cold="off" if engine_only else None,
+        host_threshold=0 if sharded and _unset("host_threshold") else None,
+        shard_threshold=1 if sharded and _unset("shard_threshold") else None)
     yield placement
-    tnp_settings.restore(cold)
+    tnp_settings.restore(changed)
     tiers.configure(*previous)
+
+
+def _unset(name):
+    return tnp_settings.source(name) != "environment"
 
 
 def _base_id(item):
