@@ -2,7 +2,8 @@
 
 - The ``device=`` argument of NumPy 2's creation functions. NumPy knows one device, "cpu"; tnp
   reads it as its default JAX device (where every tnp array is made), so a NumPy program that
-  passes it runs unchanged on a GPU. A ``jax.Device`` (``a.device``) places the result there.
+  passes it runs unchanged on a GPU. A ``jax.Device`` or a sharding (``a.device``) places the
+  result there.
 - The layout of a new device array in the placement mode ``"sharded"`` (``layout``): with more
   than one device (``jax.devices()``: every device of every process under
   ``jax.distributed``), an array of at least ``TNP_SHARD_THRESHOLD`` elements per device is
@@ -39,10 +40,11 @@ AXIS = "devices"  # the mesh's one axis
 
 
 def check(device):
-    """None for the default device, or the ``jax.Device`` asked for; NumPy's ValueError else."""
+    """None for the default device, or the ``jax.Device`` asked for (or the sharding: what
+    ``a.device`` is for an array over several devices); NumPy's ValueError else."""
     if device is None or (isinstance(device, str) and device == "cpu"):
         return None
-    if isinstance(device, jax.Device):
+    if isinstance(device, (jax.Device, jax.sharding.Sharding)):
         return device
     raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
 
