@@ -30,7 +30,7 @@ def test_parallel_suite_on_8_simulated_devices(request):
 # devices from one element per device): views in the default run (~25 s), more when deep.
 SHARDED_CONFORMANCE = ["test_views.py"]
 SHARDED_CONFORMANCE_DEEP = ["test_creation.py", "test_writes.py", "test_indexing.py",
-                            "test_reductions.py", "test_statistics.py", "test_operators.py"]
+                            "test_reductions.py", "test_statistics.py"]
 
 
 @pytest.mark.parametrize("modules", [
