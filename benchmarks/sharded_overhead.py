@@ -16,8 +16,10 @@ The 8 devices are simulated on the same CPU cores, so these numbers are the over
 partitioned programs (per-device kernels, collectives between threads, compiles of
 partitioned graphs, the NumPy tier off with several devices), never a speedup. Examples:
 the wall time of ``python -m tnp run EXAMPLE`` (start-up and compiles included). Workloads
-(``benchmarks/cases/workloads.py``): the median time of one call after two warm-up calls, in
-one process per configuration.
+(``benchmarks/cases/workloads.py``, at the benchmarks' full sizes): the median time of one call
+after two warm-up calls, in one process per configuration, every graph compiled
+(``TNP_COLD=off``: on one device the NumPy tier would otherwise still be running the first calls
+while their compiles finish in the background).
 """
 import argparse
 import glob
@@ -39,11 +41,11 @@ CONFIGS = {
 }
 
 
-def _env(config):
+def _env(config, **extra):
     env = {k: v for k, v in os.environ.items()
            if k not in ("XLA_FLAGS", "TNP_PLACEMENT", "TNP_HOST_THRESHOLD",
-                        "TNP_SHARD_THRESHOLD")}
-    env.update(CONFIGS[config], JAX_PLATFORMS="cpu", PYTHONPATH=ROOT)
+                        "TNP_SHARD_THRESHOLD", "TNP_COLD")}
+    env.update(CONFIGS[config], JAX_PLATFORMS="cpu", PYTHONPATH=ROOT, **extra)
     return env
 
 
@@ -102,7 +104,8 @@ def workloads(repeat):
     out = {}
     for config in CONFIGS:
         p = subprocess.run([sys.executable, "-c", _WORKLOADS.replace("REPEAT", str(repeat))],
-                           env=_env(config), capture_output=True, text=True, timeout=1800,
+                           env=_env(config, TNP_COLD="off"), capture_output=True, text=True,
+                           timeout=1800,
                            cwd=ROOT)
         line = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT")]
         if not line:
