@@ -15,7 +15,8 @@ turns, ``--repeat`` times; medians are reported with the ratio sharded/device:
 The 8 devices are simulated on the same CPU cores, so these numbers are the overhead of
 partitioned programs (per-device kernels, collectives between threads, compiles of
 partitioned graphs, the NumPy tier off with several devices), never a speedup. Examples:
-the wall time of ``python -m tnp run EXAMPLE`` (start-up and compiles included). Workloads
+the wall time of the tnp run of ``python -m tnp run --compare EXAMPLE`` (start-up and compiles
+included; "failed" where the output is not NumPy's). Workloads
 (``benchmarks/cases/workloads.py``, at the benchmarks' full sizes): the median time of one call
 after two warm-up calls, in one process per configuration, every graph compiled
 (``TNP_COLD=off``: on one device the NumPy tier would otherwise still be running the first calls
@@ -27,8 +28,8 @@ import json
 import os
 import statistics
 import subprocess
+import re
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGS = {
@@ -49,8 +50,12 @@ def _env(config, **extra):
     return env
 
 
+_TNP_TIME = re.compile(r"tnp: exit 0, ([\d.]+) s")
+
+
 def examples(repeat):
-    """``{example: {config: [seconds, ...]}}``: wall times of ``python -m tnp run``."""
+    """``{example: {config: [seconds, ...]}}``: the tnp run's wall time of ``python -m tnp run
+    --compare`` (None where its output is not NumPy's: reported as failed)."""
     paths = [p for p in sorted(glob.glob(os.path.join(ROOT, "examples", "*.py")))
              if "import tnp" not in open(p).read()]
     out = {}
@@ -58,10 +63,12 @@ def examples(repeat):
         times = out.setdefault(os.path.basename(path), {c: [] for c in CONFIGS})
         for _ in range(repeat):
             for config in CONFIGS:
-                t = time.perf_counter()
-                p = subprocess.run([sys.executable, "-m", "tnp", "run", path], env=_env(config),
-                                   capture_output=True, text=True, timeout=1200, cwd=ROOT)
-                times[config].append(time.perf_counter() - t if p.returncode == 0 else None)
+                p = subprocess.run([sys.executable, "-m", "tnp", "run", "--compare", path],
+                                   env=_env(config), capture_output=True, text=True,
+                                   timeout=1200, cwd=ROOT)
+                t = _TNP_TIME.search(p.stdout)
+                same = "result: SAME" in p.stdout
+                times[config].append(float(t.group(1)) if t and same else None)
         print(os.path.basename(path), {c: v for c, v in times.items()}, flush=True)
     return out
 
@@ -129,7 +136,7 @@ def _table(rows, what):
         def ratio(c):
             return f"{med[c] / base:.2f}" if base and med[c] else "-"
         lines.append(f"| {key} | " + " | ".join(
-            "failed" if med[c] is None else f"{med[c]:.3f}" for c in names)
+            "failed" if med[c] is None else f"{med[c]:.4g}" for c in names)
             + f" | {ratio(names[1])} | {ratio(names[2])} |")
     return "\n".join(lines)
 
