@@ -8,9 +8,10 @@ turns, ``--repeat`` times; medians are reported with the ratio sharded/device:
   on, as on any single-CPU run);
 - ``sharded, 8 devices``: ``TNP_PLACEMENT=sharded`` with the default thresholds (what an
   unmodified program gets: small arrays on the host tier, device arrays split from 16,384
-  elements per device), ``XLA_FLAGS=--xla_force_host_platform_device_count=8``;
+  elements per device, the host tier's warm-up),
+  ``XLA_FLAGS=--xla_force_host_platform_device_count=8``;
 - ``sharded all, 8 devices``: every numeric array on the device and split from 64 elements per
-  device (``TNP_HOST_THRESHOLD=0``, ``TNP_SHARD_THRESHOLD=64``), the tests' setting.
+  device (``TNP_HOST_THRESHOLD=0``, ``TNP_HOST_WARMUP_MS=0``, ``TNP_SHARD_THRESHOLD=64``).
 
 The 8 devices are simulated on the same CPU cores, so these numbers are the overhead of
 partitioned programs (per-device kernels, collectives between threads, compiles of
@@ -37,6 +38,7 @@ CONFIGS = {
     "sharded, 8 devices": {"TNP_PLACEMENT": "sharded",
                            "XLA_FLAGS": "--xla_force_host_platform_device_count=8"},
     "sharded all, 8 devices": {"TNP_PLACEMENT": "sharded", "TNP_HOST_THRESHOLD": "0",
+                               "TNP_HOST_WARMUP_MS": "0",
                                "TNP_SHARD_THRESHOLD": "64",
                                "XLA_FLAGS": "--xla_force_host_platform_device_count=8"},
 }
@@ -45,7 +47,7 @@ CONFIGS = {
 def _env(config, **extra):
     env = {k: v for k, v in os.environ.items()
            if k not in ("XLA_FLAGS", "TNP_PLACEMENT", "TNP_HOST_THRESHOLD",
-                        "TNP_SHARD_THRESHOLD", "TNP_COLD")}
+                        "TNP_SHARD_THRESHOLD", "TNP_COLD", "TNP_HOST_WARMUP_MS")}
     env.update(CONFIGS[config], JAX_PLATFORMS="cpu", PYTHONPATH=ROOT, **extra)
     return env
 

@@ -234,7 +234,7 @@ EXAMPLES = os.path.join(ROOT, "examples")
 
 def _compare(name):
     env = dict(os.environ, TNP_PLACEMENT="sharded", TNP_HOST_THRESHOLD="1024",
-               TNP_SHARD_THRESHOLD=str(SHARD))
+               TNP_HOST_WARMUP_MS="0", TNP_SHARD_THRESHOLD=str(SHARD))
     return subprocess.run([sys.executable, "-m", "tnp", "run", "--compare",
                            os.path.join(EXAMPLES, name)], capture_output=True, text=True,
                           env=env, timeout=900)

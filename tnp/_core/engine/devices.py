@@ -12,8 +12,9 @@
   device. In the other modes, or with one device, ``layout`` is None: JAX's default device.
   New arrays get their layout at birth: host data is put there directly (``put``: each device
   receives its block); a creation kernel takes the policy (``policy()``) as a static argument
-  and constrains its result (``constrain``), so XLA makes each block on its device. Computations on sharded
-  arrays follow their inputs' shardings (XLA's partitioner), so nothing else places arrays.
+  and constrains its result (``constrain``), so XLA makes each block on its device.
+  Computations on sharded arrays follow their inputs' shardings (XLA's partitioner), so
+  nothing else places arrays.
 """
 import math
 
