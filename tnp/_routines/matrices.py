@@ -61,8 +61,8 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     dtype = dtypes.canonical(dtype)
     check_size(n * m, dtype)
     _check_order(order)
-    eye = ndarray._wrap(_eye_kernel(n, m, k, dtype.char, devices.policy()))
-    return flags.lay_out(place(eye, device), order)
+    out = ndarray._wrap(_eye_kernel(n, m, k, dtype.char, devices.policy()))
+    return flags.lay_out(place(out, device), order)
 
 
 @np_doc(np.identity, result_size=_square_size)
