@@ -39,3 +39,17 @@ SHARDED_CONFORMANCE_DEEP = ["test_creation.py", "test_writes.py", "test_indexing
 def test_conformance_subset_sharded_on_8_simulated_devices(request, modules):
     _pytest(request, "--placement", "sharded",
             *(os.path.join("conformance_tests", m) for m in modules))
+
+
+def test_sharded_mode_on_one_device_places_as_auto():
+    """With one device the mode "sharded" is the mode "auto": small arrays on the host tier,
+    large ones on the one device, NumPy's values."""
+    import numpy
+    import tnp
+    import tnp_ext
+    from engine import assert_same
+    with tnp_ext.placement("sharded", warmup_ms=0):
+        big, small = tnp.arange(100_000) * 2.0, tnp.ones(10)
+        assert_same(big, numpy.arange(100_000) * 2.0)
+        assert type(small._root._buf) is numpy.ndarray
+        assert len(big.data.sharding.device_set) == 1
