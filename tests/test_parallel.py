@@ -6,7 +6,12 @@ import os
 import subprocess
 import sys
 
+import numpy
 import pytest
+
+import tnp
+import tnp_ext
+from engine import assert_same
 
 HERE = os.path.dirname(__file__)
 ENV = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8",
@@ -44,10 +49,6 @@ def test_conformance_subset_sharded_on_8_simulated_devices(request, modules):
 def test_sharded_mode_on_one_device_places_as_auto():
     """With one device the mode "sharded" is the mode "auto": small arrays on the host tier,
     large ones on the one device, NumPy's values."""
-    import numpy
-    import tnp
-    import tnp_ext
-    from engine import assert_same
     with tnp_ext.placement("sharded", warmup_ms=0):
         big, small = tnp.arange(100_000) * 2.0, tnp.ones(10)
         assert_same(big, numpy.arange(100_000) * 2.0)
