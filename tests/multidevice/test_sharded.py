@@ -86,11 +86,12 @@ def test_empty_split_at_birth():
     assert got.shape == (128, 32) and got.dtype == numpy.float64 and _split(got)
 
 
-def test_file_reader_splits_at_birth(tmp_path):
+def test_file_readers_split_at_birth(tmp_path):
     numpy.save(tmp_path / "x.npy", X)
-    got = tnp.load(tmp_path / "x.npy")
-    assert_same(got, X, rtol=0, atol=0)
-    assert _split(got)
+    numpy.savetxt(tmp_path / "x.txt", X)
+    for got in (tnp.load(tmp_path / "x.npy"), tnp.loadtxt(tmp_path / "x.txt")):
+        assert_same(got, X, rtol=0, atol=0)
+        assert _split(got)
 
 
 def test_split_axis_small_and_host_arrays():
@@ -177,6 +178,22 @@ def test_writes_keep_the_split_and_donate(lazy_on, monkeypatch):
     assert _split(a)
     assert donated and all(donated)
     lazy.enable(old)
+
+
+def test_ext_jit_takes_and_writes_split_arrays():
+    """``tnp_ext.jit`` of NumPy code: split inputs, results and written-back buffers keep the
+    split."""
+    a, ref = tnp.asarray(X), X.copy()
+    got = tnp_ext.jit(lambda v: (v * 2).sum(axis=1))(a)
+    assert_same(got, (X * 2).sum(axis=1))
+    assert _split(got)
+
+    def step(u):
+        u[1:-1] += 0.5 * u[:-2]
+    tnp_ext.jit(step)(a)
+    step(ref)
+    assert_same(a, ref)
+    assert _split(a)
 
 
 def test_values_leaving_gather(tmp_path):
