@@ -1,15 +1,31 @@
 """The host tier's crossover: the same operation on a host-tier tnp array (NumPy runs it), on a
 device-tier one (an XLA dispatch) and in NumPy, from 10 to 10**6 elements. Where "tnp host" /
 "tnp" passes 1, the device is faster: ``tiers.THRESHOLD`` (``TNP_HOST_THRESHOLD``) should sit
-there for the machine's device."""
-import contextlib
+there for the machine's device.
 
+The cold tier's crossover (``cold tier crossover``, issue 36): a cold graph of ``k`` primitives
+(a chain: a quarter of them transcendental, as in
+the N-body step) over ``n`` elements, its first sighting on the NumPy
+tier (trace and run: ``tiering.call`` forced cold) against XLA's compile and run (persistent
+cache off), a load from the persistent cache and run, and the compiled run; beside them, the
+cost rule's estimates (``tiercost``: "est. NumPy tier", "est. XLA compile+run"). Where
+"NumPy tier/XLA compile+run" passes 1 XLA pays at the first sighting; the rule compiles there
+when "est. NumPy tier/est. XLA compile+run" passes 1. ``fit(results.json)`` refits
+``tiercost``'s constants to a run of it.
+"""
+import contextlib
+import statistics
+import time
+
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 import tnp
 from benchmarks.runner import Case
+from tnp._core import settings
 from tnp._core.dispatch import tiers
+from tnp._core.engine import tiercost, tiering
 
 SIZES = (10, 100, 1_000, 10_000, 100_000, 1_000_000)
 
@@ -54,7 +70,91 @@ def cases(quick):
     return [Case("placement", name, n, make(op, n), context=_host_tier)
             for name, op in OPS.items() for n in sizes] + [
         Case("placement", "element loop r += x[i] * y[j]", (loop_n, loop_n), loop, repeats=3,
-             context=_host_tier)]
+             context=_host_tier)] + [
+        Case("placement cold tier", "cold tier crossover", (k, n), None,
+             measure=lambda k=k, n=n: _crossover(k, n, 3))
+        for k, n in (SWEEP_QUICK if quick else SWEEP)]
+
+
+SWEEP = [(k, n) for k in (1, 4, 16, 64) for n in (100, 10_000, 100_000, 1_000_000, 4_000_000)]
+SWEEP_QUICK = [(k, n) for k in (1, 8, 32) for n in (1_000, 100_000, 1_000_000)]
+
+
+def _chain(k):
+    """A fresh function (its own jit caches) of ``k`` primitives: ``z * y``, ``z + 1.5``,
+    ``sin(z)``, ``z / y`` in turn."""
+    def chain(x, y):
+        z = x
+        for i in range(k):
+            z = (z * y if i % 4 == 0 else z + 1.5 if i % 4 == 1 else jnp.sin(z) if i % 4 == 2
+                 else z / y)
+        return z
+    return chain
+
+
+def _time(fn, repeats):
+    out = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn())
+        out.append(time.perf_counter() - t0)
+    return statistics.median(out)
+
+
+def _crossover(k, n, repeats):
+    """The row of the cold tier's crossover at ``k`` primitives over ``n`` elements."""
+    a, b = np.linspace(-1, 1, n), np.linspace(0.5, 1, n)
+    x, y = jnp.asarray(a), jnp.asarray(b)
+    closed = jax.make_jaxpr(_chain(k))(x, y)
+    size = tiercost.size(closed.jaxpr)
+    assert size[0] == k, size
+    previous = settings.update(cold="force")
+    try:
+        cold = _time(lambda: tiering.call(object(), (x, y), _chain(k), None), repeats)
+    finally:
+        settings.restore(previous)
+    on = jax.config.jax_enable_compilation_cache
+    jax.config.update("jax_enable_compilation_cache", False)
+    try:
+        compile_run = _time(lambda: jax.jit(_chain(k))(x, y), repeats)
+    finally:
+        jax.config.update("jax_enable_compilation_cache", on)
+    jax.block_until_ready(jax.jit(_chain(k))(x, y))  # (into the persistent cache)
+    load_run = _time(lambda: jax.jit(_chain(k))(x, y), repeats)
+    steady = jax.jit(_chain(k))
+    jax.block_until_ready(steady(x, y))
+    t = {"numpy": _time(lambda: _chain(k)(a, b), repeats), "NumPy tier": cold,
+         "XLA compile+run": compile_run, "XLA cache load+run": load_run,
+         "XLA compiled run": _time(lambda: steady(x, y), repeats),
+         "est. NumPy tier": tiercost.numpy_s(*size),
+         "est. XLA compile+run": tiercost.compile_s(*size)}
+    ratios = {"NumPy tier/XLA compile+run": cold / compile_run,
+              "est. NumPy tier/est. XLA compile+run":
+                  t["est. NumPy tier"] / t["est. XLA compile+run"]}
+    return {"group": "placement cold tier", "name": "cold tier crossover", "size": (k, n),
+            "median_s": t, "ratios": ratios}
+
+
+def fit(path):
+    """``tiercost``'s constants fitted (least squares, relative errors) to the crossover rows
+    of a run's ``results.json``: NumPy tier ~ base + per_eqn k + per_element k n, compile ~
+    base + per_eqn k (the compile+run less the compiled run), load likewise, XLA's run ~
+    per_element k n."""
+    import json
+    rows = [r for r in json.load(open(path))["rows"] if r["name"] == "cold tier crossover"]
+    ks = np.array([float(r["size"][0]) for r in rows])
+    ws = ks * np.array([float(r["size"][1]) for r in rows])
+
+    def lsq(columns, y):
+        m = np.stack(columns, axis=1) / y[:, None]
+        return np.linalg.lstsq(m, np.ones_like(y), rcond=None)[0]
+    t = {name: np.array([r["median_s"][name] for r in rows]) for name in rows[0]["median_s"]}
+    one = np.ones_like(ks)
+    run = t["XLA compiled run"]
+    return {"numpy": lsq([one, ks, ws], t["NumPy tier"]),
+            "compile": lsq([one, ks], t["XLA compile+run"] - run),
+            "load": lsq([one, ks], t["XLA cache load+run"] - run),
+            "xla_per_element": lsq([ws], run)}
 
 
 def _element_loop(x, y):
