@@ -109,3 +109,102 @@ def test_outputs_are_device_buffers_without_copy():
     view = numpy.arange(10.0)[::2]
     moved = tiering._to_device([view])[0]
     numpy.testing.assert_array_equal(numpy.asarray(moved), view)
+
+
+def test_integer_division_on_numpy_tier(device_placement):
+    """The NumPy tier's integer ``div``/``rem`` rules (``_safe_divisor``): division by zero and
+    the minimum over -1 give NumPy's values through tnp's own kernels."""
+    previous = settings.update(cold="force")
+    try:
+        for dtype in (numpy.int32, numpy.int64, numpy.uint8):
+            info = numpy.iinfo(dtype)
+            a = numpy.array([7, -7, 0, info.min, info.max, 5, info.min, -1], dtype=dtype)
+            b = numpy.array([2, 2, 3, -1, 0, 0, 1, -1], dtype=dtype)
+            x, y = np.asarray(a), np.asarray(b)
+            for name in ("floor_divide", "remainder", "fmod"):
+                with numpy.errstate(all="ignore"), np.errstate(all="ignore"):
+                    want = getattr(numpy, name)(a, b)
+                    got = numpy.asarray(getattr(np, name)(x, y))
+                assert got.dtype == want.dtype and got.shape == want.shape
+                numpy.testing.assert_array_equal(got, want, err_msg=f"{name} {dtype}")
+    finally:
+        settings.restore(previous)
+
+
+def _accelerations(xp, pos, mass):
+    diff = pos[None, :, :] - pos[:, None, :]
+    r2 = (diff ** 2).sum(axis=2) + 1e-4
+    return (diff * (mass[None, :] / r2 ** 1.5)[:, :, None]).sum(axis=1)
+
+
+def test_large_graph_compiles_at_first_sighting(cold):
+    """The cost rule (``tiercost``): an N-body step's graph over 1,000 x 1,000 pairs costs the
+    NumPy tier more than a compile: compiled at once (``eager``), not run cold."""
+    rng = numpy.random.default_rng(0)
+    pos, mass = rng.normal(size=(1000, 3)), rng.uniform(0.5, 1.5, 1000)
+    before = tiering.stats()
+    got = numpy.asarray(_accelerations(np, np.asarray(pos), np.asarray(mass)))
+    want = _accelerations(numpy, pos, mass)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    numpy.testing.assert_allclose(got, want, rtol=1e-12)
+    now = tiering.stats()
+    assert now["eager"] == before["eager"] + 1
+    assert now["cold"] == before["cold"]
+
+
+def test_small_graph_runs_cold_and_growing_family_waits(cold):
+    """A small cold graph runs on NumPy; a family whose compiled shapes ran once each (an array
+    growing every call) does not compile its next shapes at their first sighting."""
+    before = tiering.stats()
+    a = numpy.linspace(-1, 1, 1000)
+    numpy.testing.assert_array_equal(numpy.asarray(np.sin(np.asarray(a)) * 3 - 1),
+                                     numpy.sin(a) * 3 - 1)  # (NumPy's rounding: cold)
+    assert tiering.stats()["cold"] == before["cold"] + 1
+    assert tiering.stats()["eager"] == before["eager"]
+    rng = numpy.random.default_rng(1)
+    eager = tiering.stats()["eager"]
+    for n in (1000, 1001, 1002):  # a new shape each call, each one large
+        pos, mass = rng.normal(size=(n, 3)), rng.uniform(0.5, 1.5, n)
+        got = numpy.asarray(_accelerations(np, np.asarray(pos), np.asarray(mass)))
+        numpy.testing.assert_allclose(got, _accelerations(numpy, pos, mass), rtol=1e-12)
+    assert tiering.stats()["eager"] == eager + 1  # the first shape only
+
+
+_CACHED_PROGRAM = """
+import json, sys
+import numpy
+import tnp as np
+from tnp._core import settings
+from tnp._core.engine import compilecache, tiercost, tiering
+settings.update(placement="device", cold="auto")
+tiercost.COMPILE_BASE = 1e3  # (the rule never compiles at a first sighting: only the cache)
+tiercost.LOAD_BASE = 0.0
+a = numpy.linspace(-2, 2, 5000)
+out = []
+for i in range(3):
+    out.append(numpy.asarray(np.cos(np.asarray(a)) * 2 + i).tolist())
+    tiering.wait()
+print(json.dumps({"values": out, "stats": tiering.stats(), "counts": compilecache.counts()}))
+"""
+
+
+def test_second_process_loads_what_the_first_compiled(tmp_path):
+    """A graph compiled by an earlier process (its stable key in the persistent cache's
+    index) is loaded at its first sighting in the next one: no NumPy-tier run, no compile."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, TNP_COMPILATION_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("TNP_COLD", None)
+    runs = [json.loads(subprocess.run([sys.executable, "-c", _CACHED_PROGRAM], env=env,
+                                      check=True, capture_output=True, text=True).stdout)
+            for _ in range(2)]
+    a = numpy.linspace(-2, 2, 5000)
+    for run in runs:
+        for i, got in enumerate(run["values"]):
+            numpy.testing.assert_allclose(got, numpy.cos(a) * 2 + i, rtol=1e-15, atol=1e-15)
+    first, second = runs[0]["stats"], runs[1]["stats"]
+    assert first["cold"] >= 1 and first["background"] >= 1 and first["cached"] == 0
+    assert second["cold"] == 0 and second["cached"] >= 1
+    assert runs[1]["counts"]["compiles"] == 0

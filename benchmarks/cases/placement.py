@@ -136,31 +136,26 @@ def _crossover(k, n, repeats):
 
 
 def fit(path):
-    """``tiercost``'s constants fitted (least squares, relative errors) to the crossover rows
-    of a run's ``results.json``: NumPy tier ~ base + per_eqn k + per_element k n, compile ~
-    base + per_eqn k (the compile+run less the compiled run), load likewise, XLA's run ~
-    per_element k n."""
+    """``tiercost``'s constants fitted to the crossover rows of a run's ``results.json``: the
+    NumPy tier's base and per-equation seconds (least squares, relative errors) on the rows of
+    at most 10,000 elements, where its Python dominates, and its per-element seconds (the median
+    over the rows of 10**6 elements or more, the overhead taken off); XLA's compile (the
+    compile+run less the compiled run) and load likewise by least squares over every row, its
+    run's per-element seconds as NumPy's."""
     import json
     rows = [r for r in json.load(open(path))["rows"] if r["name"] == "cold tier crossover"]
-    ks = np.array([float(r["size"][0]) for r in rows])
-    ws = ks * np.array([float(r["size"][1]) for r in rows])
-
-    def lsq(columns, y):
-        m = np.stack(columns, axis=1) / y[:, None]
-        return np.linalg.lstsq(m, np.ones_like(y), rcond=None)[0]
+    k = np.array([float(r["size"][0]) for r in rows])
+    n = np.array([float(r["size"][1]) for r in rows])
     t = {name: np.array([r["median_s"][name] for r in rows]) for name in rows[0]["median_s"]}
-    one = np.ones_like(ks)
+
+    def lsq(y, mask):
+        m = np.stack([np.ones_like(k), k], axis=1)[mask] / y[mask, None]
+        return np.linalg.lstsq(m, np.ones(int(mask.sum())), rcond=None)[0]
+    small, large, every = n <= 10_000, n >= 1_000_000, n > 0
+    base, per_eqn = lsq(t["NumPy tier"], small)
+    per_element = np.median(((t["NumPy tier"] - base - per_eqn * k) / (k * n))[large])
     run = t["XLA compiled run"]
-    return {"numpy": lsq([one, ks, ws], t["NumPy tier"]),
-            "compile": lsq([one, ks], t["XLA compile+run"] - run),
-            "load": lsq([one, ks], t["XLA cache load+run"] - run),
-            "xla_per_element": lsq([ws], run)}
-
-
-def _element_loop(x, y):
-    """The issue's Python loop over elements (issue 19): NumPy scalars on the host tier."""
-    r = 0
-    for i in range(len(x)):
-        for j in range(len(y)):
-            r += x[i] * y[j]
-    return r
+    return {"NUMPY_BASE, NUMPY_PER_EQN": (base, per_eqn), "NUMPY_PER_ELEMENT": per_element,
+            "COMPILE_BASE, COMPILE_PER_EQN": lsq(t["XLA compile+run"] - run, every),
+            "LOAD_BASE, LOAD_PER_EQN": lsq(t["XLA cache load+run"] - run, every),
+            "XLA_PER_ELEMENT": np.median((run / (k * n))[large])}
