@@ -71,8 +71,9 @@ def cases(quick):
             for name, op in OPS.items() for n in sizes] + [
         Case("placement", "element loop r += x[i] * y[j]", (loop_n, loop_n), loop, repeats=3,
              context=_host_tier)] + [
-        Case("placement cold tier", "cold tier crossover", (k, n), None,
-             measure=lambda k=k, n=n: _crossover(k, n, 3))
+        Case("placement cold tier", f"cold {kind} chain", (k, n), None,
+             measure=lambda kind=kind, k=k, n=n: _crossover(kind, k, n, 3 if quick else 5))
+        for kind in ("arithmetic", "sin")
         for k, n in (SWEEP_QUICK if quick else SWEEP)]
 
 
@@ -80,14 +81,14 @@ SWEEP = [(k, n) for k in (1, 4, 16, 64) for n in (100, 10_000, 100_000, 1_000_00
 SWEEP_QUICK = [(k, n) for k in (1, 8, 32) for n in (1_000, 100_000, 1_000_000)]
 
 
-def _chain(k):
+def _chain(kind, k):
     """A fresh function (its own jit caches) of ``k`` primitives: ``z * y``, ``z + 1.5``,
-    ``sin(z)``, ``z / y`` in turn."""
+    ``z - y`` in turn (``"arithmetic"``), or ``sin`` (``"sin"``)."""
     def chain(x, y):
         z = x
         for i in range(k):
-            z = (z * y if i % 4 == 0 else z + 1.5 if i % 4 == 1 else jnp.sin(z) if i % 4 == 2
-                 else z / y)
+            z = (jnp.sin(z) if kind == "sin" else z * y if i % 3 == 0 else z + 1.5 if i % 3 == 1
+                 else z - y)
         return z
     return chain
 
@@ -101,29 +102,30 @@ def _time(fn, repeats):
     return statistics.median(out)
 
 
-def _crossover(k, n, repeats):
-    """The row of the cold tier's crossover at ``k`` primitives over ``n`` elements."""
+def _crossover(kind, k, n, repeats):
+    """The row of the cold tier's crossover: a ``kind`` chain of ``k`` primitives over ``n``
+    elements."""
     a, b = np.linspace(-1, 1, n), np.linspace(0.5, 1, n)
     x, y = jnp.asarray(a), jnp.asarray(b)
-    closed = jax.make_jaxpr(_chain(k))(x, y)
+    closed = jax.make_jaxpr(_chain(kind, k))(x, y)
     size = tiercost.size(closed.jaxpr)
     assert size[0] == k, size
     previous = settings.update(cold="force")
     try:
-        cold = _time(lambda: tiering.call(object(), (x, y), _chain(k), None), repeats)
+        cold = _time(lambda: tiering.call(object(), (x, y), _chain(kind, k), None), repeats)
     finally:
         settings.restore(previous)
     on = jax.config.jax_enable_compilation_cache
     jax.config.update("jax_enable_compilation_cache", False)
     try:
-        compile_run = _time(lambda: jax.jit(_chain(k))(x, y), repeats)
+        compile_run = _time(lambda: jax.jit(_chain(kind, k))(x, y), repeats)
     finally:
         jax.config.update("jax_enable_compilation_cache", on)
-    jax.block_until_ready(jax.jit(_chain(k))(x, y))  # (into the persistent cache)
-    load_run = _time(lambda: jax.jit(_chain(k))(x, y), repeats)
-    steady = jax.jit(_chain(k))
+    jax.block_until_ready(jax.jit(_chain(kind, k))(x, y))  # (into the persistent cache)
+    load_run = _time(lambda: jax.jit(_chain(kind, k))(x, y), repeats)
+    steady = jax.jit(_chain(kind, k))
     jax.block_until_ready(steady(x, y))
-    t = {"numpy": _time(lambda: _chain(k)(a, b), repeats), "NumPy tier": cold,
+    t = {"numpy": _time(lambda: _chain(kind, k)(a, b), repeats), "NumPy tier": cold,
          "XLA compile+run": compile_run, "XLA cache load+run": load_run,
          "XLA compiled run": _time(lambda: steady(x, y), repeats),
          "est. NumPy tier": tiercost.numpy_s(*size),
@@ -131,31 +133,38 @@ def _crossover(k, n, repeats):
     ratios = {"NumPy tier/XLA compile+run": cold / compile_run,
               "est. NumPy tier/est. XLA compile+run":
                   t["est. NumPy tier"] / t["est. XLA compile+run"]}
-    return {"group": "placement cold tier", "name": "cold tier crossover", "size": (k, n),
+    return {"group": "placement cold tier", "name": f"cold {kind} chain", "size": (k, n),
             "median_s": t, "ratios": ratios}
 
 
 def fit(path):
     """``tiercost``'s constants fitted to the crossover rows of a run's ``results.json``: the
     NumPy tier's base and per-equation seconds (least squares, relative errors) on the rows of
-    at most 10,000 elements, where its Python dominates, and its per-element seconds (the median
-    over the rows of 10**6 elements or more, the overhead taken off); XLA's compile (the
-    compile+run less the compiled run) and load likewise by least squares over every row, its
+    at most 10,000 elements, where its Python dominates; its per-element seconds, arithmetic and
+    transcendental, the median over the rows of 10**6 elements or more of each chain, the
+    overhead taken off; XLA's compile (the compile+run less the compiled run) and load by least
+    squares over the rows of at most 100,000 elements (where the run does not drown it), its
     run's per-element seconds as NumPy's."""
     import json
-    rows = [r for r in json.load(open(path))["rows"] if r["name"] == "cold tier crossover"]
+    rows = [r for r in json.load(open(path))["rows"] if r["group"] == "placement cold tier"]
     k = np.array([float(r["size"][0]) for r in rows])
     n = np.array([float(r["size"][1]) for r in rows])
+    sin = np.array([r["name"] == "cold sin chain" for r in rows])
     t = {name: np.array([r["median_s"][name] for r in rows]) for name in rows[0]["median_s"]}
 
     def lsq(y, mask):
         m = np.stack([np.ones_like(k), k], axis=1)[mask] / y[mask, None]
         return np.linalg.lstsq(m, np.ones(int(mask.sum())), rcond=None)[0]
-    small, large, every = n <= 10_000, n >= 1_000_000, n > 0
+    small, large, build = n <= 10_000, n >= 1_000_000, n <= 100_000
     base, per_eqn = lsq(t["NumPy tier"], small)
-    per_element = np.median(((t["NumPy tier"] - base - per_eqn * k) / (k * n))[large])
-    run = t["XLA compiled run"]
-    return {"NUMPY_BASE, NUMPY_PER_EQN": (base, per_eqn), "NUMPY_PER_ELEMENT": per_element,
-            "COMPILE_BASE, COMPILE_PER_EQN": lsq(t["XLA compile+run"] - run, every),
-            "LOAD_BASE, LOAD_PER_EQN": lsq(t["XLA cache load+run"] - run, every),
-            "XLA_PER_ELEMENT": np.median((run / (k * n))[large])}
+    tier = (t["NumPy tier"] - base - per_eqn * k) / (k * n)
+    run = t["XLA compiled run"] / (k * n)
+    return {"NUMPY_BASE, NUMPY_PER_EQN": (base, per_eqn),
+            "NUMPY_PER_ELEMENT": np.median(tier[large & ~sin]),
+            "NUMPY_PER_TRANSCENDENTAL": np.median(tier[large & sin]),
+            "COMPILE_BASE, COMPILE_PER_EQN": lsq(t["XLA compile+run"] - t["XLA compiled run"],
+                                                 build),
+            "LOAD_BASE, LOAD_PER_EQN": lsq(t["XLA cache load+run"] - t["XLA compiled run"],
+                                           build),
+            "XLA_PER_ELEMENT": np.median(run[large & ~sin]),
+            "XLA_PER_TRANSCENDENTAL": np.median(run[large & sin])}

@@ -3,15 +3,17 @@ compiling it (or loading its executable from the persistent compilation cache) w
 estimated from its jaxpr; and the stable key that names the computation across processes.
 
 A jaxpr's size is its equations ``k`` (counted inside the jaxprs it calls: a scan's body once
-per step, a while's body once) and its element-operations ``w`` (per equation, the elements of
-its largest operand or result, summed). The NumPy tier runs one NumPy call per equation, unfused:
-``NUMPY_BASE + NUMPY_PER_EQN * k + NUMPY_PER_ELEMENT * w`` seconds (the interpreter's Python per
-equation, NumPy's memory traffic per element). XLA: a compile of ``COMPILE_BASE +
-COMPILE_PER_EQN * k`` (a load from the persistent cache: ``LOAD_BASE + LOAD_PER_EQN * k``,
-JAX's trace and lowering included) and a fused run of ``XLA_PER_ELEMENT * w``. The constants
-are fitted to the crossover sweep of ``benchmarks/cases/placement.py`` (``cold tier crossover``:
-a chain of ``k`` primitives, a third of them transcendental, over ``n`` elements; the fit on the
-2-core CPU run is in ``benchmarks/README.md``).
+per step, a while's body once), its element-operations ``w`` (per equation, the elements of
+its largest operand or result, summed) and, of those, the transcendental ones ``t``
+(``TRANSCENDENTAL``: where XLA's vectorised loop costs about what NumPy's does). The NumPy tier
+runs one NumPy call per equation, unfused: ``NUMPY_BASE + NUMPY_PER_EQN * k + NUMPY_PER_ELEMENT
+* (w - t) + NUMPY_PER_TRANSCENDENTAL * t`` seconds (the interpreter's Python per equation,
+NumPy's memory traffic per element). XLA: a compile of ``COMPILE_BASE + COMPILE_PER_EQN * k``
+(a load from the persistent cache: ``LOAD_BASE + LOAD_PER_EQN * k``, JAX's trace and lowering
+included) and a fused run of ``XLA_PER_ELEMENT * (w - t) + XLA_PER_TRANSCENDENTAL * t``. The
+constants are fitted to the crossover sweep of ``benchmarks/cases/placement.py`` (``cold tier
+crossover``: chains of ``k`` arithmetic or transcendental primitives over ``n`` elements; its
+``fit``; the run they come from is in ``benchmarks/README.md``).
 
 ``stable_key``: a digest of the jaxpr's text (its variables are numbered in order, so the text
 is the same in every process for the same computation), its constants' bytes, the arguments'
@@ -25,21 +27,29 @@ import numpy as np
 
 from .jaxload import jax
 
-NUMPY_BASE = 2e-5
-NUMPY_PER_EQN = 1.5e-5
-NUMPY_PER_ELEMENT = 4e-9
-COMPILE_BASE = 0.04
-COMPILE_PER_EQN = 1.5e-3
-LOAD_BASE = 0.015
-LOAD_PER_EQN = 3e-4
-XLA_PER_ELEMENT = 4e-10
+# fitted (``placement.fit``) to the sweep's run in benchmarks/README.md (2-core CPU, loaded)
+NUMPY_BASE = 4.9e-4
+NUMPY_PER_EQN = 4.7e-5
+NUMPY_PER_ELEMENT = 3.5e-9
+NUMPY_PER_TRANSCENDENTAL = 2.5e-8
+COMPILE_BASE = 0.030
+COMPILE_PER_EQN = 3.2e-4
+LOAD_BASE = 0.028
+LOAD_PER_EQN = 4.8e-4
+XLA_PER_ELEMENT = 2.1e-10
+XLA_PER_TRANSCENDENTAL = 2.5e-8
+TRANSCENDENTAL = frozenset((
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
+    "acosh", "atanh", "exp", "exp2", "expm1", "log", "log1p", "pow", "logistic", "erf", "erfc",
+    "erf_inv", "lgamma", "digamma", "cbrt"))
 _CALLS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
 _platform = []  # JAX's version, backend and XLA flags (asked once)
 
 
 def size(jaxpr):
-    """``(k, w)``: the equations of ``jaxpr`` (a ``Jaxpr``) and its element-operations."""
-    k = w = 0
+    """``(k, w, t)``: the equations of ``jaxpr`` (a ``Jaxpr``), its element-operations and its
+    transcendental element-operations."""
+    k = w = t = 0
     for eqn in jaxpr.eqns:
         p = eqn.params
         name = eqn.primitive.name
@@ -49,25 +59,29 @@ def size(jaxpr):
         if subs:
             times = p["length"] if name == "scan" else 1
             for sub in subs:
-                sk, sw = size(sub)
-                k, w = k + sk * times, w + sw * times
+                sk, sw, st = size(sub)
+                k, w, t = k + sk * times, w + sw * times, t + st * times
             continue
         k += 1
-        w += max([getattr(v.aval, "size", 1) for v in eqn.invars]
-                 + [getattr(v.aval, "size", 1) for v in eqn.outvars])
-    return k, w
+        n = max([getattr(v.aval, "size", 1) for v in eqn.invars]
+                + [getattr(v.aval, "size", 1) for v in eqn.outvars])
+        w += n
+        if name in TRANSCENDENTAL:
+            t += n
+    return k, w, t
 
 
-def numpy_s(k, w):
-    """The NumPy tier's estimated seconds for a jaxpr of ``size`` ``(k, w)``."""
-    return NUMPY_BASE + NUMPY_PER_EQN * k + NUMPY_PER_ELEMENT * w
+def numpy_s(k, w, t):
+    """The NumPy tier's estimated seconds for a jaxpr of ``size`` ``(k, w, t)``."""
+    return NUMPY_BASE + NUMPY_PER_EQN * k + NUMPY_PER_ELEMENT * (w - t) + \
+        NUMPY_PER_TRANSCENDENTAL * t
 
 
-def compile_s(k, w, cached=False):
+def compile_s(k, w, t, cached=False):
     """XLA's estimated seconds: a compile (a load from the persistent cache when ``cached``)
     and the fused run."""
     build = LOAD_BASE + LOAD_PER_EQN * k if cached else COMPILE_BASE + COMPILE_PER_EQN * k
-    return build + XLA_PER_ELEMENT * w
+    return build + XLA_PER_ELEMENT * (w - t) + XLA_PER_TRANSCENDENTAL * t
 
 
 def stable_key(closed, signature, salt):

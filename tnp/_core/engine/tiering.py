@@ -12,8 +12,9 @@ backend (``TNP_COLD=auto``):
   executable: ``compilecache.known`` of its ``tiercost.stable_key``, asked only when a load
   would pay). XLA's is less (a large graph, such as an N-body step on 4e6 elements; or one an
   earlier process compiled): it compiles now, on the program's path (``STATS["eager"]``,
-  ``STATS["cached"]``), unless the family's earlier compiles ran no more than once each (a
-  shape that changes every call: a growing array). Else (cold) the jaxpr is computed by NumPy
+  ``STATS["cached"]``), unless ``EAGER_WASTE`` of the last ``EAGER_WINDOW`` computations
+  compiled so never ran again (large graphs that do not recur, such as a growing array's: they
+  wait to be seen twice from then on). Else (cold) the jaxpr is computed by NumPy
   (``interpreter.evaluate``) on the arguments' memory (``np.asarray`` of a CPU ``jax.Array`` is
   a read-only view, no copy); its results become device buffers without a copy (``_to_device``:
   ``jax.dlpack`` aliases a 64-byte aligned NumPy array; anything else is copied into one first).
@@ -51,12 +52,15 @@ MEGA_COMPILES = 10  # compiles of a family past which ...
 MEGA_RUNS = 50  # ... fewer compiled runs than this per compile make it megamorphic
 STATS = {"cold": 0, "compiled": 0, "critical": 0, "eager": 0, "cached": 0, "background": 0,
          "fallbacks": 0, "megamorphic": 0}
+EAGER_WINDOW = 4  # the last first-sighting compiles watched ...
+EAGER_WASTE = 3  # ... of which this many never run again stop them
 MISSING = collections.Counter()  # primitive without a NumPy rule -> fallbacks it caused
 MODE = "auto"
 COMPILES = 1
 _cpu = [None]  # whether the backend is one CPU device (asked once)
 _lock = threading.Lock()
 _inflight = []  # background compile threads running
+_eager = collections.deque(maxlen=EAGER_WINDOW)  # the last entries compiled at first sight
 BOUND = 8192  # entries (and families) remembered at most, the oldest quarter dropped past it
 
 
@@ -100,15 +104,15 @@ class _Family:
 
 class _Entry:
     """One structure at one signature: its sightings, its jaxpr (traced at the first
-    sighting) and size (``tiercost.size``), whether it is compiled, being compiled, or has no
-    NumPy rule; ``salt``: what besides the jaxpr decides its executable (``call``'s)."""
-    __slots__ = ("seen", "jaxpr", "tree", "size", "compiled", "pending", "unsupported",
+    sighting) and size (``tiercost.size``), whether it is compiled, being compiled, has no
+    NumPy rule, or ran compiled after its compile (``ran``); ``salt``: what besides the jaxpr decides its executable (``call``'s)."""
+    __slots__ = ("seen", "jaxpr", "tree", "size", "compiled", "pending", "unsupported", "ran",
                  "family", "signature", "salt")
 
     def __init__(self, family, signature, salt):
         self.seen = 0
         self.jaxpr = self.tree = self.size = None
-        self.compiled = self.pending = self.unsupported = False
+        self.compiled = self.pending = self.unsupported = self.ran = False
         self.family, self.signature, self.salt = family, signature, salt
 
 
@@ -150,6 +154,7 @@ def call(family, args, fn, compile_, salt=None):
         e.seen += 1
         seen = e.seen
         if e.compiled:
+            e.ran = True
             e.family.runs += 1
             STATS["compiled"] += 1
             return None
@@ -184,10 +189,8 @@ def call(family, args, fn, compile_, salt=None):
 
 def _pays(e):
     """Whether compiling ``e`` at its first sighting costs less than the NumPy tier's run
-    (``tiercost``), and its family's signatures recur: none compiled yet, or its compiled runs
-    outnumber its compiles (a family whose every new shape ran once waits to be seen twice)."""
-    f = e.family
-    return ((f.compiles == 0 or f.runs > f.compiles)
+    (``tiercost``), and fewer than ``EAGER_WASTE`` of the last such compiles never ran again."""
+    return (sum(not x.ran for x in _eager) < EAGER_WASTE
             and tiercost.numpy_s(*e.size) > tiercost.compile_s(*e.size))
 
 
@@ -212,6 +215,8 @@ def _critical(e, why=None):
             STATS["critical"] += 1
         if why is not None:
             STATS[why] += 1
+        if why == "eager":
+            _eager.append(e)
         e.family.runs += 1
     syncs.note_tier(why or "compile")
     if why != "cached":
@@ -298,11 +303,12 @@ def _submit(e, args, compile_):
 
 
 def _abstract(x):
-    """An argument's shape, dtype, weak type and placement (a ``jax.Array``'s sharding: the
-    call's cache key holds it): what the compile needs, no buffer."""
+    """An argument's shape, dtype, weak type and placement (a committed ``jax.Array``'s
+    sharding: the call's cache key holds it; an uncommitted one's none, else the call would not
+    find the executable and compile again): what the compile needs, no buffer."""
     if isinstance(x, jax.Array):
         return jax.ShapeDtypeStruct(x.shape, x.dtype, weak_type=x.weak_type,
-                                    sharding=x.sharding)
+                                    sharding=x.sharding if x.committed else None)
     if isinstance(x, (np.ndarray, np.generic)):
         return jax.ShapeDtypeStruct(x.shape, x.dtype)
     return x
