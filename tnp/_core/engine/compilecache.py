@@ -195,10 +195,15 @@ def describe(path=None):
     size = sum(s for _, s, _ in entries)
     bound = bound_bytes()
     on = settings.get("compilation_cache")
+    try:
+        with open(os.path.join(path, INDEX)) as f:
+            indexed = len(set(f.read().split()))
+    except OSError:
+        indexed = 0
     return "\n".join([
         f"directory:   {path}",
         f"enabled:     {'yes' if on else 'no (TNP_COMPILATION_CACHE=0)'}",
-        f"entries:     {executables} executables",
+        f"entries:     {executables} executables ({indexed} computations in tnp's index)",
         f"size:        {size / 2**20:.1f} MB"
         + (f" of {bound >> 20} MB (trimmed to 3/4 when over)" if bound else " (no bound)")])
 
