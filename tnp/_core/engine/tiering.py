@@ -105,7 +105,8 @@ class _Family:
 class _Entry:
     """One structure at one signature: its sightings, its jaxpr (traced at the first
     sighting) and size (``tiercost.size``), whether it is compiled, being compiled, has no
-    NumPy rule, or ran compiled after its compile (``ran``); ``salt``: what besides the jaxpr decides its executable (``call``'s)."""
+    NumPy rule, or ran compiled after its compile (``ran``); ``salt``: what besides the jaxpr
+    decides its executable (``call``'s)."""
     __slots__ = ("seen", "jaxpr", "tree", "size", "compiled", "pending", "unsupported", "ran",
                  "family", "signature", "salt")
 
@@ -190,8 +191,9 @@ def call(family, args, fn, compile_, salt=None):
 def _pays(e):
     """Whether compiling ``e`` at its first sighting costs less than the NumPy tier's run
     (``tiercost``), and fewer than ``EAGER_WASTE`` of the last such compiles never ran again."""
-    return (sum(not x.ran for x in _eager) < EAGER_WASTE
-            and tiercost.numpy_s(*e.size) > tiercost.compile_s(*e.size))
+    with _lock:
+        wasted = sum(not x.ran for x in _eager)
+    return wasted < EAGER_WASTE and tiercost.numpy_s(*e.size) > tiercost.compile_s(*e.size)
 
 
 def _loads(e):
