@@ -12,8 +12,9 @@ NumPy's memory traffic per element). XLA: a compile of ``COMPILE_BASE + COMPILE_
 (a load from the persistent cache: ``LOAD_BASE + LOAD_PER_EQN * k``, JAX's trace and lowering
 included) and a fused run of ``XLA_PER_ELEMENT * (w - t) + XLA_PER_TRANSCENDENTAL * t``. The
 constants are fitted to the crossover sweep of ``benchmarks/cases/placement.py`` (``cold tier
-crossover``: chains of ``k`` arithmetic or transcendental primitives over ``n`` elements; its
-``fit``; the run they come from is in ``benchmarks/README.md``).
+crossover``: chains of ``k`` arithmetic, transcendental or mixed primitives over ``n``
+elements, a mixed chain's compile and load timed in a fresh process; its ``fit``; the run is in
+``benchmarks/results/cold/crossover/``).
 
 ``stable_key``: a digest of the jaxpr's text (its variables are numbered in order, so the text
 is the same in every process for the same computation), its constants' bytes, the arguments'
@@ -27,15 +28,16 @@ import numpy as np
 
 from .jaxload import jax
 
-# fitted (``placement.fit``) to the sweep's run in benchmarks/README.md (2-core CPU, loaded)
-NUMPY_BASE = 4.9e-4
-NUMPY_PER_EQN = 4.7e-5
+# fitted (``placement.fit``) to the sweep's run in benchmarks/results/cold/crossover/ (2-core
+# CPU under load; a compile or load as a program's first ones pay it, in a fresh process)
+NUMPY_BASE = 5.1e-4
+NUMPY_PER_EQN = 5.6e-5
 NUMPY_PER_ELEMENT = 3.5e-9
 NUMPY_PER_TRANSCENDENTAL = 2.5e-8
-COMPILE_BASE = 0.030
-COMPILE_PER_EQN = 3.2e-4
-LOAD_BASE = 0.028
-LOAD_PER_EQN = 4.8e-4
+COMPILE_BASE = 0.111
+COMPILE_PER_EQN = 1.8e-3
+LOAD_BASE = 0.015
+LOAD_PER_EQN = 9.6e-4
 XLA_PER_ELEMENT = 2.1e-10
 XLA_PER_TRANSCENDENTAL = 2.5e-8
 TRANSCENDENTAL = frozenset((
