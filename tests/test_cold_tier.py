@@ -8,11 +8,15 @@ import pytest
 
 import tnp as np
 from tnp._core import settings
-from tnp._core.engine import caches, tiering
+from tnp._core.engine import caches, compilecache, tiering
 
 
 @pytest.fixture
-def cold(device_placement):
+def cold(device_placement, monkeypatch):
+    # (no persistent-cache index: what earlier processes compiled is not asked here; the
+    # cache-first path has its own test, in fresh processes with a cache of their own)
+    monkeypatch.setattr(compilecache, "_enabled", [False])
+    monkeypatch.setattr(compilecache, "_index", [])
     previous = settings.update(cold="auto", cold_compiles=1)
     tiering.wait()  # (compiles other tests started do not count here)
     tiering._eager.clear()  # (nor their first-sighting compiles)

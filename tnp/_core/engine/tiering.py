@@ -166,10 +166,10 @@ def call(family, args, fn, compile_, salt=None):
             _trace(e, fn, args)
         if MODE != "force" and not e.family.mega:
             if seen == 1:
-                if _pays(e):
-                    return _critical(e, "eager")
                 if _loads(e):
                     return _critical(e, "cached")
+                if _pays(e):
+                    return _critical(e, "eager")
             elif COMPILES == 0:
                 return _critical(e)
             elif not e.pending:
