@@ -8,13 +8,18 @@ import pytest
 
 import tnp as np
 from tnp._core import settings
-from tnp._core.engine import caches, tiering
+from tnp._core.engine import caches, compilecache, tiering
 
 
 @pytest.fixture
-def cold(device_placement):
+def cold(device_placement, monkeypatch):
+    # (no persistent-cache index: what earlier processes compiled is not asked here; the
+    # cache-first path has its own test, in fresh processes with a cache of their own)
+    monkeypatch.setattr(compilecache, "_enabled", [False])
+    monkeypatch.setattr(compilecache, "_index", [])
     previous = settings.update(cold="auto", cold_compiles=1)
     tiering.wait()  # (compiles other tests started do not count here)
+    tiering._eager.clear()  # (nor their first-sighting compiles)
     yield
     tiering.wait()
     settings.restore(previous)
@@ -52,6 +57,11 @@ def test_hot_graph_compiles_in_background_and_swaps(cold):
     assert now["background"] > stats["background"]
     assert now["compiled"] > stats["compiled"]
     assert now["critical"] == stats["critical"]
+    built = caches.executables_built()  # the swapped-in executable is the one calls run:
+    for i in range(3):  # (the background compile's cache key is the call's)
+        r = numpy.asarray(np.sqrt(x) * 3 - i)
+        numpy.testing.assert_allclose(r, numpy.sqrt(a) * 3 - i, rtol=1e-15, atol=1e-13)
+    assert caches.executables_built() == built
 
 
 def test_megamorphic_family_stops_compiling(cold):
@@ -109,3 +119,110 @@ def test_outputs_are_device_buffers_without_copy():
     view = numpy.arange(10.0)[::2]
     moved = tiering._to_device([view])[0]
     numpy.testing.assert_array_equal(numpy.asarray(moved), view)
+
+
+def test_integer_division_on_numpy_tier(device_placement):
+    """The NumPy tier's integer ``div``/``rem`` rules (``_safe_divisor``): division by zero and
+    the minimum over -1 give NumPy's values through tnp's own kernels."""
+    previous = settings.update(cold="force")
+    try:
+        for dtype in (numpy.int32, numpy.int64, numpy.uint8):
+            info = numpy.iinfo(dtype)
+            a = numpy.array([7, -7, 0, info.min, info.max, 5, info.min, -1]).astype(dtype)
+            b = numpy.array([2, 2, 3, -1, 0, 0, 1, -1]).astype(dtype)
+            x, y = np.asarray(a), np.asarray(b)
+            for name in ("floor_divide", "remainder", "fmod"):
+                with numpy.errstate(all="ignore"), np.errstate(all="ignore"):
+                    want = getattr(numpy, name)(a, b)
+                    got = numpy.asarray(getattr(np, name)(x, y))
+                assert got.dtype == want.dtype and got.shape == want.shape
+                numpy.testing.assert_array_equal(got, want, err_msg=f"{name} {dtype}")
+    finally:
+        settings.restore(previous)
+
+
+def _accelerations(xp, pos, mass):
+    diff = pos[None, :, :] - pos[:, None, :]
+    r2 = (diff ** 2).sum(axis=2) + 1e-4
+    return (diff * (mass[None, :] / r2 ** 1.5)[:, :, None]).sum(axis=1)
+
+
+def _check_sums(got, want):
+    """A compiled sum's order differs from NumPy's: within 1e-12 of the largest value."""
+    got = numpy.asarray(got)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    numpy.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * numpy.abs(want).max())
+
+
+def test_large_graph_compiles_at_first_sighting(cold):
+    """The cost rule (``tiercost``): an N-body step's graph over 2,000 x 2,000 pairs (as in
+    examples/nbody.py) costs the NumPy tier more than a compile: compiled at once (``eager``),
+    not run cold."""
+    rng = numpy.random.default_rng(0)
+    pos, mass = rng.normal(size=(2000, 3)), rng.uniform(0.5, 1.5, 2000)
+    before = tiering.stats()
+    _check_sums(_accelerations(np, np.asarray(pos), np.asarray(mass)),
+                _accelerations(numpy, pos, mass))
+    now = tiering.stats()
+    assert now["eager"] == before["eager"] + 1
+    assert now["cold"] == before["cold"]
+
+
+def test_small_graph_runs_cold_and_growing_family_waits(cold):
+    """A small cold graph runs on NumPy; large graphs compiled at their first sighting that
+    never run again (an array growing every call) stop those compiles after
+    ``EAGER_WASTE``."""
+    before = tiering.stats()
+    a = numpy.linspace(-1, 1, 1000)
+    numpy.testing.assert_array_equal(numpy.asarray(np.sin(np.asarray(a)) * 3 - 1),
+                                     numpy.sin(a) * 3 - 1)  # (NumPy's rounding: cold)
+    assert tiering.stats()["cold"] == before["cold"] + 1
+    assert tiering.stats()["eager"] == before["eager"]
+    rng = numpy.random.default_rng(1)
+    eager = tiering.stats()["eager"]
+    for n in range(2000, 2000 + tiering.EAGER_WASTE + 2):  # a new shape each call, large
+        pos, mass = rng.normal(size=(n, 3)), rng.uniform(0.5, 1.5, n)
+        _check_sums(_accelerations(np, np.asarray(pos), np.asarray(mass)),
+                    _accelerations(numpy, pos, mass))
+    assert tiering.stats()["eager"] == eager + tiering.EAGER_WASTE
+
+
+_CACHED_PROGRAM = """
+import json, sys
+import numpy
+import tnp as np
+from tnp._core import settings
+from tnp._core.engine import compilecache, tiercost, tiering
+settings.update(placement="device", cold="auto")
+tiercost.COMPILE_BASE = 1e3  # (the rule never compiles at a first sighting: only the cache)
+tiercost.LOAD_BASE = tiercost.LOAD_PER_EQN = 0.0
+a = numpy.linspace(-2, 2, 5000)
+out = []
+for i in range(3):
+    out.append(numpy.asarray(np.cos(np.asarray(a + i)) * 2.5).tolist())
+    tiering.wait()
+print(json.dumps({"values": out, "stats": tiering.stats(), "counts": compilecache.counts()}))
+"""
+
+
+def test_second_process_loads_what_the_first_compiled(tmp_path):
+    """A graph compiled by an earlier process (its stable key in the persistent cache's
+    index) is loaded at its first sighting in the next one: no NumPy-tier run, no compile."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, TNP_COMPILATION_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("TNP_COLD", None)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    runs = [json.loads(subprocess.run([sys.executable, "-c", _CACHED_PROGRAM], env=env, cwd=root,
+                                      check=True, capture_output=True, text=True).stdout)
+            for _ in range(2)]
+    a = numpy.linspace(-2, 2, 5000)
+    for run in runs:
+        for i, got in enumerate(run["values"]):
+            numpy.testing.assert_allclose(got, numpy.cos(a + i) * 2.5, rtol=1e-15, atol=1e-15)
+    first, second = runs[0]["stats"], runs[1]["stats"]
+    assert first["cold"] >= 1 and first["background"] >= 1 and first["cached"] == 0
+    assert second["cold"] == 0 and second["cached"] >= 1 and second["background"] == 0
+    assert runs[1]["counts"]["compiles"] == 0 and runs[1]["counts"]["loaded"] >= 1

@@ -68,7 +68,7 @@ def test_clear_empties_the_cache(tmp_path):
     _run_report(str(prog), env, tmp_path / "r1.json")
     assert any(f.endswith("-cache") for f in os.listdir(tmp_path / "cache"))
     out = _cli("--clear", env=env)
-    assert "entries:     0 executables" in out
+    assert "entries:     0 executables (0 computations in tnp's index)" in out
     assert not [f for f in os.listdir(tmp_path / "cache") if f.endswith(("-cache", "-atime"))]
     _, again = _run_report(str(prog), env, tmp_path / "r2.json")
     assert again["compiles"] > 0 and again["compiles_loaded"] == 0

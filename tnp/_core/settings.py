@@ -75,8 +75,9 @@ SETTINGS = (
     Setting("cold", "TNP_COLD", "choice", "auto",
             "cold tier",
             "the NumPy tier for cold graphs and kernels on a CPU backend: auto (a structure "
-            "and shapes seen once run on NumPy, compiled in the background when seen again), "
-            "off (always compiled) or force (always NumPy, where it has a rule)",
+            "and shapes seen once run on NumPy unless compiling, or loading from the "
+            "persistent cache, is estimated to cost less; compiled in the background when "
+            "seen again), off (always compiled) or force (always NumPy, where it has a rule)",
             choices=("auto", "off", "force")),
     Setting("cold_compiles", "TNP_COLD_COMPILES", "int", 1,
             "background compiles",

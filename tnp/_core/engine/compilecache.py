@@ -14,6 +14,13 @@ time), a background thread started when JAX is imported adds up the entries' siz
 the bound, deletes the least recently used (their access or write time, whichever is later)
 down to 3/4 of it. Nothing on a program's path waits for it.
 
+The index (``INDEX``, a file in the cache's directory): the stable keys
+(``tiercost.stable_key``) of the computations tnp's tiers compiled, one a line, appended after
+each compile. A process reads it once (``known``): a cold computation whose key is there has
+its executable in the cache (``tiering`` may load it at its first sighting instead of running
+it on NumPy). Keys are only added; a trim that deletes entries, and ``clear``, delete the index
+too (a key missing is a NumPy-tier run, one present but stale a compile on the program's path).
+
 ``counts()``: executables XLA built in this process and how many of them were loaded from the
 cache (JAX's ``/jax/compilation_cache/cache_hits`` event; its backend-compile event, which
 ``tnp._core.engine.caches`` counts, fires for loads too). ``python -m tnp cache [--clear]``
@@ -28,6 +35,7 @@ from . import caches
 from .jaxload import jax, on_load
 
 ENTRY_SUFFIXES = ("-cache", "-atime")  # JAX's files: an executable, and its access time
+INDEX = "tnp-compiled.idx"  # the stable keys of what tnp's tiers compiled, one a line
 STAMP = ".tnp-checked"  # its modification time: when the bound was last checked
 CHECK_INTERVAL_S = 3600
 TRIM_TO = 0.75  # past the bound, entries are deleted down to this fraction of it
@@ -35,6 +43,8 @@ _CACHE_HITS = "/jax/compilation_cache/cache_hits"
 
 _loaded = 0
 _lock = threading.Lock()
+_index = []  # [the set of keys in the index] once read; [] before
+_enabled = [False]  # whether this process uses tnp's cache (``enable``)
 
 
 def directory():
@@ -63,7 +73,46 @@ def enable(jax):
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
     if _check_due(path):
         threading.Thread(target=trim, args=(path,), name="tnp-cache-trim", daemon=True).start()
+    _enabled[0] = True
     return True
+
+
+def _keys():
+    """The index's keys (read once per process; an empty set when the cache is off)."""
+    try:
+        return _index[0]
+    except IndexError:
+        pass
+    keys = set()
+    if _enabled[0]:
+        try:
+            with open(os.path.join(directory(), INDEX)) as f:
+                keys = set(f.read().split())
+        except OSError:
+            pass
+    with _lock:
+        if not _index:
+            _index.append(keys)
+        return _index[0]
+
+
+def known(key):
+    """Whether the executable of the computation ``key`` (``tiercost.stable_key``) was
+    compiled by an earlier process (or this one) into the cache: it is in the index."""
+    return key in _keys()
+
+
+def remember(key):
+    """Add ``key`` to the index: its executable was just compiled into the cache."""
+    keys = _keys()
+    if not _enabled[0] or key in keys:
+        return
+    keys.add(key)
+    try:
+        with open(os.path.join(directory(), INDEX), "a") as f:
+            f.write(key + "\n")  # (one short append: whole, with other processes')
+    except OSError:
+        pass
 
 
 def _check_due(path):
@@ -105,6 +154,7 @@ def trim(path=None, bound=None):
                 deleted += size
             except OSError:  # removed by another process meanwhile
                 pass
+        _drop_index(path)
     try:
         with open(os.path.join(path, STAMP), "w"):
             pass
@@ -124,7 +174,17 @@ def clear(path=None):
             n += 1
         except OSError:
             pass
+    _drop_index(path)
     return n
+
+
+def _drop_index(path):
+    with _lock:
+        _index.clear()
+    try:
+        os.remove(os.path.join(path, INDEX))
+    except OSError:
+        pass
 
 
 def describe(path=None):
@@ -135,10 +195,15 @@ def describe(path=None):
     size = sum(s for _, s, _ in entries)
     bound = bound_bytes()
     on = settings.get("compilation_cache")
+    try:
+        with open(os.path.join(path, INDEX)) as f:
+            indexed = len(set(f.read().split()))
+    except OSError:
+        indexed = 0
     return "\n".join([
         f"directory:   {path}",
         f"enabled:     {'yes' if on else 'no (TNP_COMPILATION_CACHE=0)'}",
-        f"entries:     {executables} executables",
+        f"entries:     {executables} executables ({indexed} computations in tnp's index)",
         f"size:        {size / 2**20:.1f} MB"
         + (f" of {bound >> 20} MB (trimmed to 3/4 when over)" if bound else " (no bound)")])
 

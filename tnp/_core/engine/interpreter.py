@@ -54,8 +54,10 @@ def _run(jaxpr, consts, args):
 
     def read(v):
         return fit(v.val, v.aval) if type(v) is jcore.Literal else env[v]
-    for eqn in jaxpr.eqns:
+    for eqn, dead in zip(jaxpr.eqns, _last_uses(jaxpr)):
         ins = [read(v) for v in eqn.invars]
+        for v in dead:  # (its memory goes back now, not at the jaxpr's end)
+            del env[v]
         name = eqn.primitive.name
         if name in CALLS:
             out = CALLS[name](eqn, ins)
@@ -70,6 +72,21 @@ def _run(jaxpr, consts, args):
             if type(v) is not jcore.DropVar:
                 env[v] = fit(out, v.aval)
     return [read(v) for v in jaxpr.outvars]
+
+
+def _last_uses(jaxpr):
+    """Per equation, the variables it reads last (none of the jaxpr's outputs)."""
+    last = {}
+    for i, eqn in enumerate(jaxpr.eqns):
+        for v in eqn.invars:
+            if type(v) is not jcore.Literal:
+                last[v] = i
+    for v in jaxpr.outvars:
+        last.pop(v, None)
+    dead = [[] for _ in jaxpr.eqns]
+    for v, i in last.items():
+        dead[i].append(v)
+    return dead
 
 
 def fit(x, aval):

@@ -103,19 +103,26 @@ def _round(eqn, x):
     return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t)
 
 
+def _safe_divisor(x, y):
+    """``(zero, safe)``: where the integer divisor ``y`` is 0, and ``y`` with 1 there and where
+    a signed ``x`` is its minimum over -1 (the cases NumPy's C division leaves undefined: the
+    caller puts ``lax``'s values there)."""
+    zero = y == 0
+    safe = np.where(zero, 1, y).astype(y.dtype)
+    if x.dtype.kind == "i":
+        safe = np.where((x == np.iinfo(x.dtype).min) & (safe == -1), 1, safe).astype(y.dtype)
+    return zero, safe
+
+
 @rule("div")
 def _div(eqn, x, y):
     if x.dtype.kind not in "iu":
         return _ufunc(np.true_divide)(eqn, x, y)
     # lax: truncated toward zero, x / 0 all ones, INT_MIN / -1 INT_MIN
-    zero = y == 0
-    safe = np.where(zero, 1, y).astype(y.dtype)
+    zero, safe = _safe_divisor(x, y)
+    q = np.floor_divide(x, safe)
     if x.dtype.kind == "i":
-        safe = np.where((x == np.iinfo(x.dtype).min) & (safe == -1), 1, safe).astype(y.dtype)
-        q = np.floor_divide(x, safe)
         q = q + ((q * safe != x) & ((x < 0) != (safe < 0))).astype(q.dtype)
-    else:
-        q = np.floor_divide(x, safe)
     return np.where(zero, np.array(-1).astype(x.dtype), q)
 
 
@@ -124,12 +131,8 @@ def _rem(eqn, x, y):
     if x.dtype.kind not in "iu":
         return _ufunc(np.fmod)(eqn, x, y)
     # lax: the sign of x, x % 0 = x, INT_MIN % -1 = 0
-    zero = y == 0
-    safe = np.where(zero, 1, y).astype(y.dtype)
-    if x.dtype.kind == "i":
-        safe = np.where(safe == -1, 1, safe).astype(y.dtype)
-    r = np.fmod(x, safe)
-    return np.where(zero, x, r)
+    zero, safe = _safe_divisor(x, y)
+    return np.where(zero, x, np.fmod(x, safe))
 
 
 @rule("pow")

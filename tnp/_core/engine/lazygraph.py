@@ -176,7 +176,7 @@ def _numpy_tier(key, leaves):
     if not tiering.active():
         return None
     return tiering.call(key, leaves, _composed(key),
-                        lambda abstract: _build(key, abstract))
+                        lambda abstract: _build(key, abstract), key[3])  # (donations)
 
 
 def _build(key, abstract):

@@ -38,6 +38,10 @@ TIERS = collections.Counter()  # (program line, tier event) -> count (``tiering`
 # what ``tiering`` counts, for reports
 TIER_EVENTS = {"cold": "runs on the NumPy tier (a cold graph or kernel: no compile)",
                "compile": "compiles on the program's path",
+               "eager": "compiles at the first sighting, on the program's path (a large graph: "
+                        "its NumPy-tier estimate exceeds the compile's)",
+               "cached": "loads at the first sighting the executable an earlier run compiled "
+                         "(the persistent compilation cache; no NumPy-tier run)",
                "background": "compiles in the background (a hot graph or kernel)",
                "fallback": "cold runs with no NumPy rule (compiled on the program's path)",
                "megamorphic": "structures that stopped compiling (recompiled often, few runs)"}
