@@ -1,29 +1,11 @@
-import atexit
 import os
-import shutil
 import sys
-import tempfile
 
-# The persistent compilation cache stays on for the tests (test processes running the same
-# programs load their executables), in a directory of this session's own, never the user's
-# (set before tnp reads its settings; the processes the tests start inherit it).
-if not os.environ.get("TNP_COMPILATION_CACHE_DIR"):
-    os.environ["TNP_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="tnp-test-jax-cache-")
-    atexit.register(shutil.rmtree, os.environ["TNP_COMPILATION_CACHE_DIR"], True)
+import pytest
+from hypothesis import HealthCheck, settings
 
-import pytest  # noqa: E402
-from hypothesis import HealthCheck, settings  # noqa: E402
-
-from tnp._core import settings as tnp_settings  # noqa: E402
-
-# Placement by size alone (no warm-up, ``tiers.large_on_host``): a test's arrays are where
-# their size puts them whatever ran before it (tests/test_host_tier.py tests the warm-up);
-# set at run time (pytest's filterwarnings imported tnp already) and for the processes tests
-# start.
-if not os.environ.get("TNP_HOST_WARMUP_MS"):
-    os.environ["TNP_HOST_WARMUP_MS"] = "0"
-    tnp_settings.update(host_warmup_ms=0)
-from tnp._core.dispatch import tiers  # noqa: E402
+from tnp._core import settings as tnp_settings
+from tnp._core.dispatch import tiers
 
 # tests/ share the conformance engine (assert_same, check) with conformance_tests/.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "conformance_tests"))
