@@ -44,7 +44,7 @@ import weakref
 import numpy as np
 
 from .. import settings
-from . import lazygraph, lenses, tracing
+from . import fpcheck, lazygraph, lenses, tracing
 from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
@@ -144,7 +144,8 @@ def record(kernel, values, core=False):
             aval = _abstract(kernel, fn, values)
         except (TypeError, ValueError, IndexError):  # the eager call raises NumPy's error
             return None
-        return None if aval is None else _new(fn, values, *aval)
+        return None if aval is None else _new(fn, values, *aval,
+                                              fpcheck.state(getattr(kernel, "fp_check", None)))
     try:
         shape = shapes[0] if len(shapes) == 1 or (
             len(shapes) == 2 and shapes[0] == shapes[1]) else np.broadcast_shapes(*shapes)
@@ -155,21 +156,21 @@ def record(kernel, values, core=False):
         dt = own[1] = np.dtype(jax.eval_shape(fn, *(
             jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node or type(v) is _Read
             else v for v in values)).dtype)
-    return _new(fn, values, shape, dt)
+    return _new(fn, values, shape, dt, fpcheck.state(getattr(kernel, "fp_check", None)))
 
 
-def call(kernel, args, shape=None, dtype=None):
+def call(kernel, args, shape=None, dtype=None, check=None):
     """A node for ``kernel(*args)`` (a ``jax.jit`` whose function returns one array; args:
     concrete arrays, nodes, or pytrees without nodes, such as None or a lens's offsets). The
     result's shape and dtype are the caller's (decided as NumPy decides them) or, when not
     given, JAX's (``jax.eval_shape``, cached: an error of the call is raised here). None when
-    the result is not one array."""
+    the result is not one array. ``check``: its floating-point check (``fpcheck``)."""
     if shape is None:
         aval = _abstract(kernel, kernel.__wrapped__, args)
         if aval is None:
             return None
         shape, dtype = aval
-    return _new(kernel.__wrapped__, tuple(args), shape, dtype)
+    return _new(kernel.__wrapped__, tuple(args), shape, dtype, fpcheck.state(check))
 
 
 def operand(a):
@@ -294,8 +295,9 @@ def _moved(g):
     return False
 
 
-def _new(fn, args, shape, dtype):
-    """The node of ``fn(*args)``, wired into the graph of its pending operands (joined)."""
+def _new(fn, args, shape, dtype, check=None):
+    """The node of ``fn(*args)``, wired into the graph of its pending operands (joined);
+    ``check``: its floating-point check and error state (``fpcheck.state``)."""
     if not isinstance(dtype, np.dtype):
         dtype = np.dtype(dtype)
     if type(shape) is not tuple:
@@ -361,7 +363,7 @@ def _new(fn, args, shape, dtype):
                 if i is None:
                     i = g.leaf(v, key, t, False)
             codes.append(i)
-        g.add(n, fn, tuple(codes), nbytes)
+        g.add(n, fn, tuple(codes), nbytes, check)
     STATS["recorded"] += 1
     return n
 
