@@ -31,8 +31,7 @@ import weakref
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
-from . import syncs
-from .jaxload import ArrayImpl
+from .jaxload import ArrayImpl, jit
 
 _PENDING = []  # records of flushed graphs whose flag is not yet read (``_Record``)
 _LOCK = threading.Lock()
@@ -104,14 +103,38 @@ def _strong(held):
 _GONE = object()
 
 
-def pending(found, wiring, leaves, checks, outputs):
-    """Keep a flushed graph's flag ``found`` (a device boolean) until it is read."""
+def pending(found, wiring, leaves, checks, outputs, strong=False):
+    """Keep a flushed graph's flag ``found`` (a device boolean) until it is read; its leaves
+    and outputs weakly (``strong``: as they are, an eager call's temporaries)."""
     rec = _Record()
     rec.flag, rec.wiring, rec.checks = found, wiring, checks
-    rec.leaves = [_weak(x) for x in leaves]
-    rec.outputs = {k: _weak(v) for k, v in outputs.items()}
+    hold = (lambda x: (x,)) if strong else _weak
+    rec.leaves = [hold(x) for x in leaves]
+    rec.outputs = {k: hold(v) for k, v in outputs.items()}
     with _LOCK:
         _PENDING.append(rec)
+
+
+def eager(check, xs, rs):
+    """Keep the flag of an operation run eagerly (not recorded: ``out=``, ``where=``, two
+    results, ``TNP_LAZY=0``) on operands ``xs`` with results ``rs``: ``check.flag`` in a
+    kernel of its own, replayed as a graph of one node."""
+    c = state(check)
+    if c is None:
+        return
+    fn = _EAGER.get(check)
+    if fn is None:
+        fn = _EAGER[check] = jit(lambda xs, r: check.flag(xs, r, True))
+    found = fn(list(xs), rs[0])
+    poll()
+    pending(found, ((_nothing, tuple(range(len(xs)))),), xs, [c], {0: rs[0]}, True)
+
+
+def _nothing(*xs):
+    return None
+
+
+_EAGER = weakref.WeakKeyDictionary()  # a check -> its eager flag's kernel
 
 
 def poll():
@@ -130,7 +153,8 @@ def _ready(x):
 
 def deliver():
     """Read every pending flag (waiting for its graph) and give NumPy's warnings of the set
-    ones (``_replay``), in the order flushed. Called at every sync point and at exit."""
+    ones (``_replay``), in the order flushed. Called at every sync point to the host
+    (``lazy.sync``, the value read computed first) and at exit."""
     if not _PENDING or getattr(_DELIVERING, "on", False):
         return
     with _LOCK:
@@ -199,4 +223,3 @@ def _numpy_warnings(run, xs):
 
 
 atexit.register(deliver)
-syncs.ON_SYNC.append(deliver)

@@ -44,7 +44,7 @@ import weakref
 import numpy as np
 
 from .. import settings
-from . import fpcheck, lazygraph, lenses, tracing
+from . import fpcheck, lazygraph, lenses, syncs, tracing
 from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
@@ -212,6 +212,20 @@ def value(x):
         if x.value is None:
             lazygraph.flush(x.graph, "read")
         return x.value
+
+
+def sync(x):
+    """A sync point reads ``x`` (``syncs.record``): a tnp array's pending root is computed
+    (the flush its read would make) and the floating-point warnings of every graph flushed so
+    far are given (``fpcheck.deliver``), before the program sees the value."""
+    root = getattr(x, "_root", None)
+    b = getattr(root, "_buf", None)
+    if type(b) is Node:
+        value(b)
+    fpcheck.deliver()
+
+
+syncs.ON_SYNC.append(sync)
 
 
 def adopt(root):

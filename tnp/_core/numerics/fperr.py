@@ -220,7 +220,7 @@ class Check:
     the host operands, run only when a graph's flag is set, under the error state the
     operation was recorded in: NumPy's warnings, exactly), ``guess`` (when an operand is gone:
     donated to an in-place result or freed, the categories from the result)."""
-    __slots__ = ("name", "run", "division", "casts", "ranges", "float_out")
+    __slots__ = ("name", "run", "division", "casts", "ranges", "float_out", "__weakref__")
 
     def __init__(self, name, run, division=False, casts=(), float_out=True):
         self.name, self.run, self.division = name, run, division
@@ -250,7 +250,7 @@ class Check:
                 found.append(jnp.any(~((x >= lo) & (x < hi))))
         return functools.reduce(jnp.logical_or, found) if found else None
 
-    def replay(self, xs):
+    def replay(self, *xs):
         """NumPy's operation on the host operands ``xs`` in the current error state (NumPy's
         warnings, prints, logs, calls; the result dropped)."""
         self.run(*xs)
