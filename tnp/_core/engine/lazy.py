@@ -426,6 +426,9 @@ def rebind(root, node):
     ``force`` stores a computed value under: the new node is never overwritten by an old value."""
     with _LOCK:
         node.root = weakref.ref(root)
+        old, g = root._buf, node.graph
+        if type(old) is ArrayImpl and g is not None and id(old) in g.pos:
+            g.rebound.add(g.pos[id(old)])  # (a leaf an in-place write replaced: ``fpcheck``)
         lazygraph.store(root, node)
 
 

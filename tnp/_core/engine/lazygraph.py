@@ -81,14 +81,16 @@ class Graph:
     operands (``direct``: a computed node's value is held by the node too, never donated).
     ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``). ``checks``:
     per node, None or its floating-point check and the error state it was recorded in
-    (``fpcheck``), once a node has one (else None)."""
+    (``fpcheck``), once a node has one (else None). ``rebound``: the positions of the leaves
+    an in-place write replaced in their root (``lazy.rebind``)."""
     __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
-                 "due", "why", "checks")
+                 "due", "why", "checks", "rebound")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
         self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
         self.why = self.checks = None
+        self.rebound = set()
 
     def leaf(self, a, key, kind, direct):
         """The position of the leaf ``a`` (``key``: its identity or plain value)."""
@@ -136,6 +138,7 @@ class Graph:
             if n is not None:
                 n.graph = self
                 n.index += off
+        self.rebound.update(where[i] for i in h.rebound)
         if h.checks is not None or self.checks is not None:
             self.checks = ((self.checks or [None] * off)
                            + (h.checks or [None] * len(h.nodes)))
@@ -266,10 +269,13 @@ def _donations(g, held):
     """The array leaves the flush may donate: held by the graph alone (no root, view, user,
     computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
     reference and its own argument's), each matched to an output of its shape and dtype that
-    XLA then writes in its place."""
+    XLA then writes in its place. A graph with floating-point checks donates only the leaves
+    in-place writes replaced (``rebound``): the others, a temporary's buffer, stay for a
+    replay (``fpcheck``)."""
     leaves = g.leaves
     candidates = [i for i in range(len(leaves))
-                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2]
+                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2
+                  and (g.checks is None or i in g.rebound)]
     if not candidates:
         return ()
     free = {}
