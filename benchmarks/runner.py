@@ -121,4 +121,4 @@ def _counts(fns, counters):
 RATIOS = (("tnp", "numpy"), ("tnp lazy", "numpy"), ("tnp lazy", "tnp_ext.jit"), ("tnp", "jax"),
           ("tnp host", "numpy"), ("tnp host", "tnp"), ("tnp_ext.jit", "jax.jit"),
           ("tnp_ext.jit", "numpy"), ("jax.jit", "numpy"), ("floor wrapper", "numpy"),
-          ("tnp", "floor wrapper"))
+          ("tnp", "floor wrapper"), ("tnp lazy", "tnp lazy fp off"))

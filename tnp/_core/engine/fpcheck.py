@@ -31,6 +31,7 @@ import weakref
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
+from .. import settings
 from .jaxload import ArrayImpl, jit
 
 _PENDING = []  # records of flushed graphs whose flag is not yet read (``_Record``)
@@ -50,12 +51,21 @@ def user_stacklevel():
 
 
 _QUIET = {}  # NumPy's error state object -> whether every category is 'ignore'
+ON = [True]  # ``settings``' TNP_FP_WARNINGS
+
+
+def _setting(name, value):
+    ON[0] = bool(value)
+
+
+settings.watch(_setting, "fp_warnings")
+
 
 
 def state(check):
     """``(check, the current error state)`` for a node being recorded with ``check``, or None
     when there is none or the state ignores every category."""
-    if check is None:
+    if check is None or not ON[0]:
         return None
     st = _extobj.get()
     q = _QUIET.get(st)
