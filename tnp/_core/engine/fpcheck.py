@@ -113,35 +113,31 @@ def _strong(held):
 _GONE = object()
 
 
-def pending(found, wiring, leaves, checks, outputs, strong=False):
-    """Keep a flushed graph's flag ``found`` (a device boolean) until it is read; its leaves
-    and outputs weakly (``strong``: as they are, an eager call's temporaries)."""
+def pending(found, wiring, leaves, checks, outputs):
+    """Keep a flushed graph's flag ``found`` (a device boolean; for an eager call, its four
+    categories and no ``wiring``) until it is read; its leaves and outputs weakly."""
     rec = _Record()
     rec.flag, rec.wiring, rec.checks = found, wiring, checks
-    hold = (lambda x: (x,)) if strong else _weak
-    rec.leaves = [hold(x) for x in leaves]
-    rec.outputs = {k: hold(v) for k, v in outputs.items()}
+    rec.leaves = [_weak(x) for x in leaves]
+    rec.outputs = {k: _weak(v) for k, v in outputs.items()}
     with _LOCK:
         _PENDING.append(rec)
 
 
 def eager(check, xs, rs):
-    """Keep the flag of an operation run eagerly (not recorded: ``out=``, ``where=``, two
-    results, ``TNP_LAZY=0``) on operands ``xs`` with results ``rs``: ``check.flag`` in a
-    kernel of its own, replayed as a graph of one node."""
+    """Keep the categories of an operation run eagerly (not recorded: ``out=``, ``where=``,
+    two results, ``TNP_LAZY=0``) on operands ``xs`` with results ``rs``: ``Check.found`` in a
+    kernel of its own (``fperr.flags``, derived from values; no operand is held, so a write
+    may still donate them), given by ``Check.emit`` in the recorded state."""
     c = state(check)
-    if c is None:
+    if c is None or type(rs[0]) is not ArrayImpl:  # (a tracer: nothing is checked in a trace)
         return
     fn = _EAGER.get(check)
     if fn is None:
-        fn = _EAGER[check] = jit(lambda xs, r: check.flag(xs, r, True))
-    found = fn(list(xs), rs[0])
+        fn = _EAGER[check] = jit(check.found)
+    found = fn(list(xs), list(rs))
     poll()
-    pending(found, ((_nothing, tuple(range(len(xs)))),), xs, [c], {0: rs[0]}, True)
-
-
-def _nothing(*xs):
-    return None
+    pending(found, None, (), [c], {})
 
 
 _EAGER = weakref.WeakKeyDictionary()  # a check -> its eager flag's kernel
@@ -151,7 +147,7 @@ def poll():
     """Drop the records whose flag is computed and false (no wait)."""
     if _PENDING:
         with _LOCK:
-            _PENDING[:] = [r for r in _PENDING if not (_ready(r.flag) and not bool(r.flag))]
+            _PENDING[:] = [r for r in _PENDING if not (_ready(r.flag) and not r.flag.any())]
 
 
 def _ready(x):
@@ -173,9 +169,10 @@ def deliver():
     _DELIVERING.on = True
     try:
         for i, rec in enumerate(recs):
-            if bool(rec.flag):
+            found = np.asarray(rec.flag)
+            if found.any():
                 try:
-                    _replay(rec)
+                    _replay(rec, found)
                 except BaseException:
                     with _LOCK:
                         _PENDING[:0] = recs[i + 1:]
@@ -184,9 +181,18 @@ def deliver():
         _DELIVERING.on = False
 
 
-def _replay(rec):
+def _replay(rec, found):
     """The graph's operations evaluated again (JAX, eagerly) and each checked one run by NumPy
-    under its recorded error state; an operation with an operand gone, ``Check.guess``."""
+    under its recorded error state; an operation with an operand gone, ``Check.guess``; an
+    eager call's categories ``found`` given as they are (``Check.emit``)."""
+    if rec.wiring is None:
+        check, st = rec.checks[0]
+        tok = _extobj.set(st)
+        try:
+            check.emit(tuple(bool(f) for f in found))
+        finally:
+            _extobj.reset(tok)
+        return
     leaves = [_strong(x) for x in rec.leaves]
     vals = []
 

@@ -250,6 +250,23 @@ class Check:
                 found.append(jnp.any(~((x >= lo) & (x < hi))))
         return functools.reduce(jnp.logical_or, found) if found else None
 
+    def found(self, xs, rs):
+        """(divide, over, under, invalid) of an eager call, derived from values (``flags``)
+        inside a kernel: its operands ``xs`` and results ``rs``; a float cast to an integer
+        operand out of range counts as 'invalid'."""
+        xs = list(xs)
+        casts = [jnp.any(~((jnp.asarray(xs[i]) >= lo) & (jnp.asarray(xs[i]) < hi)))
+                 for i, (lo, hi) in self.ranges.items() if jnp.asarray(xs[i]).dtype.kind == "f"]
+        xs = [jnp.asarray(x) for x in xs]
+        div, ovf, und, inv = flags(self.name, xs, list(rs))
+        for c in casts:
+            inv = inv | c
+        return jnp.stack([div, ovf, und, inv])
+
+    def emit(self, found):
+        """NumPy's handler for the categories ``found`` in the current state (``emit``)."""
+        emit(self.name, found)
+
     def replay(self, *xs):
         """NumPy's operation on the host operands ``xs`` in the current error state (NumPy's
         warnings, prints, logs, calls; the result dropped)."""
