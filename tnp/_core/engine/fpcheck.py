@@ -147,7 +147,8 @@ def poll():
     """Drop the records whose flag is computed and false (no wait)."""
     if _PENDING:
         with _LOCK:
-            _PENDING[:] = [r for r in _PENDING if not (_ready(r.flag) and not r.flag.any())]
+            _PENDING[:] = [r for r in _PENDING
+                           if not (_ready(r.flag) and not np.asarray(r.flag).any())]
 
 
 def _ready(x):
