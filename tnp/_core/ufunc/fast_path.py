@@ -70,7 +70,7 @@ def device_call(uf):
                     results = kernel(*xs)[0]
                 except (TypeError, ValueError, IndexError, OverflowError):  # mismatched shapes,
                     return uf._call(*args)  # an int past the dtype: NumPy's error
-                if kernel.fp_check is not None:
+                if kernel.fp_check is not None and lazy.on:  # (TNP_LAZY=0: 'raise' only)
                     fpcheck.eager(kernel.fp_check, xs, results)
                 if nout == 1:
                     return ndarray._wrap(results[0])

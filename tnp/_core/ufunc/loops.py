@@ -102,7 +102,8 @@ def kernel(uf, in_dtypes, out_dtypes, check):
         r = tuple(numpy_cast(v, dt) for v, dt in zip(r, out_dtypes))
         return (r, _fp_flags(uf.__name__, xs, r)) if check else (r, None)
     compiled = jit(kernel)
-    compiled.fp_check = ufunc_check(uf._np, in_dtypes, out_dtypes)  # (lazy fusion's check)
+    compiled.fp_check = (None if uf._core is not None  # (lazy fusion's check; not for gufuncs)
+                         else ufunc_check(uf._np, in_dtypes, out_dtypes))
     return compiled
 
 

@@ -264,7 +264,7 @@ class ufunc:
         except (TypeError, ValueError, IndexError):  # (JAX's gufuncs index core dims)
             loops.numpy_error(self._np, ops, outs, wh)
             raise
-        if check is None and kernel.fp_check is not None and not any(
+        if check is None and kernel.fp_check is not None and lazy.on and not any(
                 is_tracer(r) for r in results):  # 'warn' and the other lazy modes
             fpcheck.eager(kernel.fp_check, [jnp.where(wh, to_jax(x), 1) for x in ops]
                           if wh is not None else ops,
