@@ -2,6 +2,7 @@ import atexit
 import os
 import shutil
 import tempfile
+import warnings
 
 # The persistent compilation cache in a directory of this test session's own, never the user's
 # (as tests/conftest.py; whichever conftest is imported first sets it).
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 from tnp._core import settings as tnp_settings  # noqa: E402
 from tnp._core.dispatch import tiers  # noqa: E402
+from tnp._core.engine import fpcheck  # noqa: E402
 
 settings.register_profile("default", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -55,6 +57,16 @@ def tier_placement(placement):
     yield placement
     tnp_settings.restore(cold)
     tiers.configure(*previous)
+
+
+@pytest.fixture(autouse=True)
+def fp_warnings_of_the_test():
+    """The device tier's floating-point warnings of values a test never read are given (and
+    ignored) when it ends, not at a later test's first read (``fpcheck.deliver``)."""
+    yield
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fpcheck.deliver()
 
 
 def _base_id(item):
