@@ -11,8 +11,8 @@ division's zero divisor (or minimum by -1), a float cast to an integer out of ra
 does not read it (``pending``): every named sync point (``syncs.record``: printing,
 ``__array__``, scalar conversion, ``item``, a bound or mask read...) and the program's exit
 deliver the flags of the graphs flushed before it (``deliver``: the flags are read, waiting for
-their graphs), and each flush drops the records whose flag is ready and false (``poll``, no
-wait). Only a set flag costs more: the graph's operations are evaluated again from its leaves
+their graphs), and a flush finding more than ``POLL`` records drops those whose flag is ready
+and false (``poll``, no wait). Only a set flag costs more: the graph's operations are evaluated again from its leaves
 (eagerly, in JAX) and each checked one is run by NumPy itself on its host operands, under its
 recorded error state, in the order recorded (``Check.replay``): NumPy's categories, messages
 and modes, a warning placed at the program's line that observed the value. A leaf the record
@@ -143,9 +143,13 @@ def eager(check, xs, rs):
 _EAGER = weakref.WeakKeyDictionary()  # a check -> its eager flag's kernel
 
 
+POLL = 32  # pending records past which a flush drops those whose flag is known false
+
+
 def poll():
-    """Drop the records whose flag is computed and false (no wait)."""
-    if _PENDING:
+    """Past ``POLL`` pending records, drop those whose flag is computed and false (no wait; a
+    record holds its leaves and outputs weakly: what it keeps is small)."""
+    if len(_PENDING) > POLL:
         with _LOCK:
             _PENDING[:] = [r for r in _PENDING
                            if not (_ready(r.flag) and not np.asarray(r.flag).any())]
