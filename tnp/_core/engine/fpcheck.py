@@ -61,7 +61,6 @@ def _setting(name, value):
 settings.watch(_setting, "fp_warnings")
 
 
-
 def state(check):
     """``(check, the current error state)`` for a node being recorded with ``check``, or None
     when there is none or the state ignores every category."""
@@ -125,8 +124,8 @@ def pending(found, wiring, leaves, checks, outputs):
 
 
 def eager(check, xs, rs):
-    """Keep the categories of an operation run eagerly (not recorded: ``out=``, ``where=``,
-    two results, ``TNP_LAZY=0``) on operands ``xs`` with results ``rs``: ``Check.found`` in a
+    """Keep the categories of an operation run eagerly while lazy fusion is on (not recorded:
+    ``out=``, ``where=``, two results) on operands ``xs`` with results ``rs``: ``Check.found`` in a
     kernel of its own (``fperr.flags``, derived from values; no operand is held, so a write
     may still donate them), given by ``Check.emit`` in the recorded state."""
     c = state(check)
