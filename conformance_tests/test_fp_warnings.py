@@ -137,6 +137,23 @@ def test_warning_points_at_the_program():
     assert caught and all(w.filename == __file__ for w in caught)
 
 
+OBSERVERS = {"asarray": numpy.asarray, "str": str, "repr": repr, "tolist": lambda r: r.tolist(),
+             "float of a sum": lambda r: float(r.sum()), "item": lambda r: r[:1].item(),
+             "bool": lambda r: bool(r[0]), "mask shape": lambda r: r[r > 0].shape}
+
+
+@pytest.mark.parametrize("observer", sorted(OBSERVERS))
+def test_delivered_when_the_program_reads_a_value(observer):
+    """Each way a program reads a device value gives the pending warnings first (NumPy gave
+    them at the operation, before any read)."""
+    for xp in (numpy, tnp):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = xp.ones(BIG) / 0
+            OBSERVERS[observer](r)
+        assert [str(w.message) for w in caught] == ["divide by zero encountered in divide"]
+
+
 def test_warnings_as_errors():
     """``-W error``: the RuntimeWarning is raised (at the observation on the device tier)."""
     with warnings.catch_warnings():
