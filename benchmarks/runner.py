@@ -122,4 +122,4 @@ RATIOS = (("tnp", "numpy"), ("tnp lazy", "numpy"), ("tnp lazy", "tnp_ext.jit"), 
           ("tnp host", "numpy"), ("tnp host", "tnp"), ("tnp_ext.jit", "jax.jit"),
           ("tnp_ext.jit", "numpy"), ("jax.jit", "numpy"), ("floor wrapper", "numpy"),
           ("tnp", "floor wrapper"), ("NumPy tier", "XLA compile+run"),
-          ("est. NumPy tier", "est. XLA compile+run"))
+          ("est. NumPy tier", "est. XLA compile+run"), ("tnp lazy", "tnp lazy fp off"))

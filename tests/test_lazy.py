@@ -394,11 +394,12 @@ def test_outputs_computed_apart_when_xla_would_recompute(monkeypatch, program, c
     h = _data()
     args = (h, numpy.zeros(h.shape, dtype=numpy.int64))[:program.__code__.co_argcount - 1]
     _warm(program, np, *map(np.asarray, args))
-    plans.clear()
     got = program(np, *map(np.asarray, args))
     for g, ref in zip(got, program(numpy, *args)):
         _same(g, ref, rtol=rtol)  # contraction to FMA: see test_fma_contraction
-    assert [p.copies for p in plans] == [copies]
+    # (the measured call compiles again when its donations differ from the warm-up's; a
+    # graph with floating-point checks donates no temporary: the warm-up's plan serves)
+    assert plans and {p.copies for p in plans} == {copies}
 
 
 @pytest.mark.parametrize("v, w", [(512, 700), (-129, -200), (2**40, 2**40 + 3), (3, 100)],

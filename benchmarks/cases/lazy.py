@@ -9,6 +9,7 @@ import numpy as np
 import tnp
 import tnp_ext
 from benchmarks.runner import Case
+from tnp._core import settings
 from tnp._core.engine import caches, lazy
 
 
@@ -24,14 +25,17 @@ def sigmoid(xp, x):
     return 1.0 / (1.0 + xp.exp(-x))
 
 
-def run(flag, program, *args):
+def run(flag, program, *args, fp=True):
     """``program(tnp, *args)`` with lazy recording on or off (with it on, the result is pending
-    until read: ``block`` reads it)."""
+    until read: ``block`` reads it); ``fp``: the device tier's floating-point warning check
+    (``TNP_FP_WARNINGS``; "tnp lazy fp off" runs without it: the check's cost)."""
     old = lazy.enable(flag)
+    old_fp = settings.set("fp_warnings", fp)
     try:
         return program(tnp, *args)
     finally:
         lazy.enable(old)
+        settings.set("fp_warnings", old_fp)
 
 
 def counters():
@@ -49,7 +53,9 @@ def _make(program, n):
         jj = jax.jit(lambda a: program(jnp, a))
         return {"numpy": lambda: program(np, x), "jax": lambda: program(jnp, j),
                 "jax.jit": lambda: jj(j), "tnp": lambda: run(False, program, t),
-                "tnp lazy": lambda: run(True, program, t), "tnp_ext.jit": lambda: tj(t)}
+                "tnp lazy": lambda: run(True, program, t),
+                "tnp lazy fp off": lambda: run(True, program, t, fp=False),
+                "tnp_ext.jit": lambda: tj(t)}
     return make
 
 

@@ -82,6 +82,7 @@ def _workload(name, size, program, make_args, static=(), jax_program=None):
         return {"numpy": lambda: program(np, *args),
                 "tnp": lambda: run(False, program, *t_args),
                 "tnp lazy": lambda: run(True, program, *t_args),
+                "tnp lazy fp off": lambda: run(True, program, *t_args, fp=False),
                 "tnp_ext.jit": lambda: jitted_tnp(*t_args),
                 "jax.jit": lambda: hand(*j_args)}
     return Case("workloads", name, size, make, counts=counters)

@@ -72,6 +72,11 @@ SETTINGS = (
             "early flush operations",
             "operations at which the first pending graph after a wait is flushed early (the "
             "device computes it while the program records more)"),
+    Setting("fp_warnings", "TNP_FP_WARNINGS", "bool", True,
+            "device floating-point warnings",
+            "NumPy's floating-point warnings ('warn', 'print', 'log', 'call') on the device "
+            "tier: a flag per fused graph, read at the next sync point (off: silent, as "
+            "errstate(all='ignore'); 'raise' is checked either way)"),
     Setting("cold", "TNP_COLD", "choice", "auto",
             "cold tier",
             "the NumPy tier for cold graphs and kernels on a CPU backend: auto (a structure "

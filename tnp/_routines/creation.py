@@ -15,7 +15,7 @@ from .._core.methods.subclasses import as_type_of
 from .._core.numerics.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.engine.devices import place
 from .._core.dispatch.fallback import to_numpy_tree
-from .._core.numerics.fperr import check_cast
+from .._core.numerics.fperr import cast_check, check_cast
 from .._core.array.ndarray import (host_copy, ndarray, protocol_array, refused_array_method,
                                    refused_protocol_array)
 from .._core.dispatch.normalize import to_jax
@@ -193,8 +193,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
         check_cast(x._value, dtype)
     warn_complex_to_real(x.dtype, dtype)
     if x.dtype != dtype and device is None and lazy.recording():
-        out = lazy.adopt(ndarray._wrap(lazy.call(cast_kernel(dtype.char), (lazy.operand(x),),
-                                                 x.shape, dtype)))
+        out = lazy.adopt(ndarray._wrap(lazy.call(
+            cast_kernel(dtype.char), (lazy.operand(x),), x.shape, dtype,
+            cast_check(dtype) if x.dtype.kind == "f" and dtype.kind in "iu" else None)))
         storage.scalar_like(out, x)
         return flags.lay_out(out, flags.copy_order(x, "K"))
     out = ndarray._wrap(cast(x._value, dtype))

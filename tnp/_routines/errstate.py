@@ -3,16 +3,17 @@
 The state is NumPy's own (these call NumPy's functions, and ``errstate`` is NumPy's class), so
 ``np.geterr()`` and ``tnp.geterr()`` always agree and a ``numpy.errstate`` block governs tnp too.
 
-What tnp checks: an eager ufunc call, reduction or accumulation whose mode for a category
-('divide', 'over', 'under', 'invalid') is 'raise' computes that category's flag on the device
-with the result and reads it back (a documented sync point), raising ``FloatingPointError`` with
-NumPy's message ("divide by zero encountered in floor_divide", "overflow encountered in reduce")
-after ``out=`` is written, as NumPy does; integer division by zero counts, as in NumPy.
-Modes 'warn' (NumPy's default), 'print', 'log' and 'call' are not checked: a check is a device
-round trip on every call (it would stall asynchronous dispatch), so tnp stays silent where NumPy
-would emit a ``RuntimeWarning``. Under a JAX trace (``jax.jit``, ``tnp_ext.jit``) nothing is
-checked. The flags are derived from values, not from the hardware status register:
-``tnp._core.numerics.fperr`` says how, and what that cannot see.
+What tnp checks on the device tier (the host tier runs NumPy itself): an eager ufunc call,
+reduction or accumulation whose mode for a category ('divide', 'over', 'under', 'invalid') is
+'raise' computes that category's flag on the device with the result and reads it back (a
+documented sync point), raising ``FloatingPointError`` with NumPy's message ("divide by zero
+encountered in floor_divide", "overflow encountered in reduce") after ``out=`` is written, as
+NumPy does; integer division by zero counts, as in NumPy. Modes 'warn' (NumPy's default),
+'print', 'log' and 'call' are checked without a sync: each fused graph computes one flag, read
+at the program's next sync point, and a set flag has NumPy replay the graph's operations under
+the state each was recorded in (``tnp._core.engine.fpcheck``): NumPy's own warnings, delivered
+when the program reads a value. Under a JAX trace (``jax.jit``, ``tnp_ext.jit``) nothing is
+checked. README's diff-fp-warnings says what is not reported.
 """
 import numpy as np
 

@@ -17,6 +17,7 @@ from .._core.engine import lazy
 from .._core.rules import probe
 from .._core.numerics.casting import numpy_cast
 from .._core.numerics.division import true_divide
+from .._core.numerics.fperr import emit
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import (ArrayLike, OutArray, hashable, normalize, normalize_axes,
                                         single_out, where_mask)
@@ -90,6 +91,28 @@ def _warn_few(a, where, axes, ddof, message):
             return
     if few:
         warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def zero_count_divides(a, where, axes, keepdims, ddof=0, var=False):
+    """NumPy's floating-point errors of ``mean``'s (``var``'s) divisions by a count of zero,
+    known from the shapes (``where`` not given): ``mean`` divides a zero sum by 0; ``var``
+    divides its mean's sum so, then the squared deviations, zero for at most one element, by
+    ``max(n - ddof, 0)``. 'invalid' in "divide" for an array, "scalar divide" for a 0-d
+    result, in the error state (``fperr.emit``: 'raise' raises). A var of more elements than
+    one by zero, whose category depends on the values, is not reported."""
+    if where is not None:
+        return
+    n = count(a.shape, None, axes, False)
+    if math.prod(a.shape[i] for i in range(a.ndim) if i not in axes) == 0:
+        return  # no result element: nothing divided
+    last = "divide" if keepdims or len(axes) < a.ndim else "scalar divide"
+    if var and n == 0:
+        emit("divide", _INVALID)
+    if n == 0 or (var and n <= 1 and n <= ddof):
+        emit(last, _INVALID)
+
+
+_INVALID = (False, False, False, True)
 
 
 def checked_out(out, a, axes, keep, numpy_fn=np.add.reduce, **kw):
@@ -199,6 +222,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValu
     a = a if type(a) is ndarray else asarray(a)
     rt, axes, kd = _plan("mean", a, axis, dtype, keepdims, where=where)
     _warn_few(a, _where(where), axes, 0, "Mean of empty slice")
+    zero_count_divides(a, _where(where), axes, kd)
     return _mean(a, _where(where), axes, kd, accum_dtype(a.dtype, dtype), rt,
                  checked_out(out, a, axes, kd))
 
@@ -237,6 +261,7 @@ def _var_like(name, a, axis, dtype, out, ddof, keepdims, where, mean, correction
     m = None if mean is _NoValue else mean
     check_cast(rt, out, "sqrt" if name == "std" else "add")
     _warn_few(a, _where(where), axes, ddof, "Degrees of freedom <= 0 for slice")
+    zero_count_divides(a, _where(where), axes, kd, ddof, True)
     return _var(a, _where(where), m, axes, kd, ddof, accum_dtype(a.dtype, dtype), rt,
                 name == "std", checked_out(out, a, axes, kd))
 

@@ -7,6 +7,7 @@ Quantiles sort along the reduced axes on the device and interpolate with NumPy's
 interpolation precision. Weighted quantiles check the weights' signs on the host (sync point).
 """
 import math
+import warnings
 from typing import Optional
 
 from .._core.engine.jaxload import jnp, Tracer
@@ -19,7 +20,9 @@ from .._core.engine import syncs
 from .._core.numerics.casting import numpy_cast
 from .creation import asarray
 from .reductions import (_NoValue, _axes, _lex_last, _opt, accum_dtype,
-                         check_cast, checked_out)
+                         check_cast, checked_out, zero_count_divides)
+from .._core.numerics.fperr import emit
+from .._ufuncs.table import divide, maximum, minimum, sqrt
 
 __all__ = ["median", "percentile", "quantile", "average", "cov", "corrcoef"]
 
@@ -251,6 +254,10 @@ def median_front(name, a, axis, out, keepdims, nan):
     a = asarray(a)
     rt = probe_quantile(name, a, None, None, axis=axis, keepdims=keepdims)
     axes, kd = _axes(axis, a.ndim), bool(_opt(keepdims, False))
+    if not nan and a.size == 0 and math.prod(
+            a.shape[i] for i in range(a.ndim) if i not in axes):
+        warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)  # (NumPy's mean
+        zero_count_divides(a, None, axes, kd)  # of the empty middle)
     return _median(a, axes, kd, rt, nan, out if nan else checked_out(out, a, axes, kd))
 
 
@@ -342,6 +349,24 @@ def _cov(m: ArrayLike, y: Optional[ArrayLike], fw: Optional[ArrayLike],
     return jnp.squeeze(c)
 
 
+def _few_observations(m, y, rowvar, ddof):
+    """NumPy's warnings of ``cov`` without weights when its observations are at most ``ddof``
+    (known from the shapes): "Degrees of freedom <= 0 for slice", then its ``1 / 0`` ('divide'
+    in "divide") and, for one observation (every deviation 0), ``0 * inf`` ('invalid' in
+    "multiply"), in the error state (``fperr.emit``). Zero observations, whose mean NumPy
+    takes first, are not reported."""
+    variables = 0 if m.ndim == 0 else 1 if m.ndim == 1 else m.shape[0 if rowvar else 1]
+    n = m.size if m.ndim < 2 else m.shape[1 if rowvar else 0]
+    if y is not None:
+        variables += 1 if y.ndim < 2 else y.shape[0 if rowvar else 1]
+    if variables == 0 or n == 0 or n - ddof > 0:
+        return
+    warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    emit("divide", (True, False, False, False))
+    if n == 1:
+        emit("multiply", (False, False, False, True))
+
+
 def _ones_spec(x):
     return None if x is None else probe.One(*probe.small(asarray(x)))
 
@@ -366,23 +391,27 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
                 raise ValueError(f"{name} cannot be negative")
     dt = np.result_type(m.dtype, *(() if y is None else (y.dtype,)), np.float64) \
         if dtype is None else np.dtype(dtype)
+    if fweights is None and aweights is None:
+        _few_observations(m, y, bool(rowvar), ddof)
     return _cov(m, y, fweights, aweights, bool(rowvar), ddof, dt).astype(rt, copy=False)
 
 
 @normalize
-def _corr(c: ArrayLike):
-    if c.ndim == 0:
-        return c / c
-    d = jnp.diag(c)
-    sd = jnp.sqrt(d.real)
-    c = c / sd[:, None]
-    c = c / sd[None, :]
-    if c.dtype.kind == "c":
-        return jnp.clip(c.real, -1, 1) + 1j * jnp.clip(c.imag, -1, 1)
-    return jnp.clip(c, -1, 1)
+def _clip_complex(c: ArrayLike):
+    return jnp.clip(c.real, -1, 1) + 1j * jnp.clip(c.imag, -1, 1)
+
+
+def _clip_corr(c):
+    """NumPy's clip of a correlation to [-1, 1] (real and imaginary parts apart); a real one
+    by tnp's ufuncs (a NaN from a division stays visible to the float-error check)."""
+    return _clip_complex(c) if c.dtype.kind == "c" else minimum(maximum(c, -1), 1)
 
 
 @np_doc(np.corrcoef)
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     c = cov(x, y, rowvar, dtype=dtype)
-    return _corr(c)
+    if c.ndim == 0:
+        return divide(c, c)
+    # NumPy's divisions, as tnp's ufuncs: their floating-point errors are NumPy's
+    stddev = sqrt(c.diagonal().real)
+    return _clip_corr(divide(divide(c, stddev[:, None]), stddev[None, :]))

@@ -168,7 +168,8 @@ def ufunc_call(uf, args, kwargs):
     if rec is None:
         _materialise_all(args)
         return None
-    r = uf(*map(_full, args))
+    with np.errstate(all="ignore"):  # (lanes outside the mask would warn: none is reported)
+        r = uf(*map(_full, args))
     out = _Pending()
     out.full, out.mask, out.source, out.version = r, rec.mask, rec.source, rec.version
     return _new(out, r._dtype)
@@ -181,7 +182,8 @@ def inplace(uf, v, other, fallback):
     operator) on the materialised operands, with NumPy's result or error. Returns ``v``."""
     rec = _kept(uf, (v, other))
     if rec is not None:
-        r = uf(rec.full, _full(other))
+        with np.errstate(all="ignore"):
+            r = uf(rec.full, _full(other))
         if np.can_cast(r._dtype, v._dtype, "same_kind"):
             rec.full = r if r._dtype == v._dtype else r.astype(v._dtype)
             return v

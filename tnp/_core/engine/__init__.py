@@ -1,7 +1,8 @@
 """The engine: JAX and XLA. Loading JAX on first use (``jaxload``) and configuring it
 (``jaxconfig``), devices (``devices``), whether a JAX trace is active (``tracing``), the bounded
 tables of compiled kernels (``caches``), views as pure functions of a buffer with one jitted
-kernel per lens chain (``lenses``), lazy graphs and their flush (``lazy``), tiered execution
+kernel per lens chain (``lenses``), lazy graphs and their flush (``lazy``), the floating-point
+warning flags of flushed graphs and their delivery (``fpcheck``), tiered execution
 (``tiering``: cold computations on the NumPy tier, ``interpreter*``; the cost rule and stable
 keys, ``tiercost``; the persistent compilation cache and its index, ``compilecache``), and the
 accounting of sync points and flushes (``syncs``).

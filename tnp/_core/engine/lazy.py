@@ -44,7 +44,7 @@ import weakref
 import numpy as np
 
 from .. import settings
-from . import lazygraph, lenses, tracing
+from . import fpcheck, lazygraph, lenses, syncs, tracing
 from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
@@ -144,7 +144,8 @@ def record(kernel, values, core=False):
             aval = _abstract(kernel, fn, values)
         except (TypeError, ValueError, IndexError):  # the eager call raises NumPy's error
             return None
-        return None if aval is None else _new(fn, values, *aval)
+        return None if aval is None else _new(fn, values, *aval,
+                                              fpcheck.state(getattr(kernel, "fp_check", None)))
     try:
         shape = shapes[0] if len(shapes) == 1 or (
             len(shapes) == 2 and shapes[0] == shapes[1]) else np.broadcast_shapes(*shapes)
@@ -155,21 +156,21 @@ def record(kernel, values, core=False):
         dt = own[1] = np.dtype(jax.eval_shape(fn, *(
             jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node or type(v) is _Read
             else v for v in values)).dtype)
-    return _new(fn, values, shape, dt)
+    return _new(fn, values, shape, dt, fpcheck.state(getattr(kernel, "fp_check", None)))
 
 
-def call(kernel, args, shape=None, dtype=None):
+def call(kernel, args, shape=None, dtype=None, check=None):
     """A node for ``kernel(*args)`` (a ``jax.jit`` whose function returns one array; args:
     concrete arrays, nodes, or pytrees without nodes, such as None or a lens's offsets). The
     result's shape and dtype are the caller's (decided as NumPy decides them) or, when not
     given, JAX's (``jax.eval_shape``, cached: an error of the call is raised here). None when
-    the result is not one array."""
+    the result is not one array. ``check``: its floating-point check (``fpcheck``)."""
     if shape is None:
         aval = _abstract(kernel, kernel.__wrapped__, args)
         if aval is None:
             return None
         shape, dtype = aval
-    return _new(kernel.__wrapped__, tuple(args), shape, dtype)
+    return _new(kernel.__wrapped__, tuple(args), shape, dtype, fpcheck.state(check))
 
 
 def operand(a):
@@ -211,6 +212,20 @@ def value(x):
         if x.value is None:
             lazygraph.flush(x.graph, "read")
         return x.value
+
+
+def sync(x):
+    """A sync point reads ``x`` (``syncs.record``): a tnp array's pending root is computed
+    (the flush its read would make) and the floating-point warnings of every graph flushed so
+    far are given (``fpcheck.deliver``), before the program sees the value."""
+    root = getattr(x, "_root", None)
+    b = getattr(root, "_buf", None)
+    if type(b) is Node:
+        value(b)
+    fpcheck.deliver()
+
+
+syncs.ON_SYNC.append(sync)
 
 
 def adopt(root):
@@ -294,8 +309,9 @@ def _moved(g):
     return False
 
 
-def _new(fn, args, shape, dtype):
-    """The node of ``fn(*args)``, wired into the graph of its pending operands (joined)."""
+def _new(fn, args, shape, dtype, check=None):
+    """The node of ``fn(*args)``, wired into the graph of its pending operands (joined);
+    ``check``: its floating-point check and error state (``fpcheck.state``)."""
     if not isinstance(dtype, np.dtype):
         dtype = np.dtype(dtype)
     if type(shape) is not tuple:
@@ -361,7 +377,7 @@ def _new(fn, args, shape, dtype):
                 if i is None:
                     i = g.leaf(v, key, t, False)
             codes.append(i)
-        g.add(n, fn, tuple(codes), nbytes)
+        g.add(n, fn, tuple(codes), nbytes, check)
     STATS["recorded"] += 1
     return n
 
@@ -410,6 +426,9 @@ def rebind(root, node):
     ``force`` stores a computed value under: the new node is never overwritten by an old value."""
     with _LOCK:
         node.root = weakref.ref(root)
+        old, g = root._buf, node.graph
+        if type(old) is ArrayImpl and g is not None and id(old) in g.pos:
+            g.rebound.add(g.pos[id(old)])  # (a leaf an in-place write replaced: ``fpcheck``)
         lazygraph.store(root, node)
 
 

@@ -22,7 +22,8 @@ computing each output from its own copy of the leaves costs fewer operations. An
 (``lazy.bound``) is declined when its computation recomputes values its outputs share
 (``recomputes``): the graph records on and is computed whole. Each flush is counted with its
 reason (``REASONS``; by program line under ``python -m tnp run --report``:
-``syncs.note_flush``).
+``syncs.note_flush``). A graph whose nodes carry floating-point checks (``checks``) returns one
+more output, its flag, which ``fpcheck`` keeps until the program observes a value.
 
 Recording into a graph and every transition of a node to its value happen under ``LOCK``.
 """
@@ -34,7 +35,7 @@ import weakref
 
 import numpy as np
 
-from . import caches, syncs, tiering, tracing
+from . import caches, fpcheck, syncs, tiering, tracing
 from .jaxload import jax, jcore as _jcore
 
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
@@ -78,14 +79,18 @@ class Graph:
     operands as they are) with their kinds (None for an array, else the type), their keys in
     ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
     operands (``direct``: a computed node's value is held by the node too, never donated).
-    ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``)."""
+    ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``). ``checks``:
+    per node, None or its floating-point check and the error state it was recorded in
+    (``fpcheck``), once a node has one (else None). ``rebound``: the positions of the leaves
+    an in-place write replaced in their root (``lazy.rebind``)."""
     __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
-                 "due", "why")
+                 "due", "why", "checks", "rebound")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
         self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
-        self.why = None
+        self.why = self.checks = None
+        self.rebound = set()
 
     def leaf(self, a, key, kind, direct):
         """The position of the leaf ``a`` (``key``: its identity or plain value)."""
@@ -104,10 +109,15 @@ class Graph:
             self.direct[i] = False
         return i
 
-    def add(self, n, fn, codes, nbytes):
-        """Append the node ``n`` of ``fn`` on the operands ``codes`` (``wiring``'s)."""
+    def add(self, n, fn, codes, nbytes, check=None):
+        """Append the node ``n`` of ``fn`` on the operands ``codes`` (``wiring``'s), with its
+        floating-point check (``checks``)."""
         n.graph = self
         n.index = len(self.nodes)
+        if check is not None and self.checks is None:
+            self.checks = [None] * n.index
+        if self.checks is not None:
+            self.checks.append(check)
         r = _Ref(n, _died)
         r.graph, r.nbytes = self, nbytes
         self.nodes.append(r)
@@ -128,6 +138,10 @@ class Graph:
             if n is not None:
                 n.graph = self
                 n.index += off
+        self.rebound.update(where[i] for i in h.rebound)
+        if h.checks is not None or self.checks is not None:
+            self.checks = ((self.checks or [None] * off)
+                           + (h.checks or [None] * len(h.nodes)))
         self.nodes += h.nodes
         if self.due is None:
             self.due, self.why = h.due, h.why
@@ -137,10 +151,12 @@ def flush(g, reason):
     (``_outputs``: a root, a caller, the node read among them). An early flush is declined
     (returns False; the graph records on, due no more) when its computation recomputes values
     its outputs share (``_compiled``): the graph is computed whole later."""
+    fpcheck.poll()
     held = _outputs(g)
     outs = tuple(held)
     donate = _donations(g, held)
-    key = (tuple(g.wiring), tuple(g.kinds), outs, donate)
+    checks = None if g.checks is None else tuple(c and c[0] for c in g.checks)
+    key = (tuple(g.wiring), tuple(g.kinds), outs, donate, checks)
     traced = type(tracing.current_trace()) is not _jcore.EvalTrace
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
         results = _numpy_tier(key, g.leaves)  # trace: concrete all the same)
@@ -150,6 +166,10 @@ def flush(g, reason):
                 g.due = None
                 return False
             results = fn(*g.leaves * fn.copies)
+    if len(results) > len(outs):  # the checks' flag (``fpcheck``)
+        fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
+                        {i: v for i, v in zip(outs, results)})
+        results = results[:-1]
     STATS["flushes"] += 1
     if reason in _WAITS:
         early[0] = True
@@ -249,10 +269,13 @@ def _donations(g, held):
     """The array leaves the flush may donate: held by the graph alone (no root, view, user,
     computed node or other pending graph: ``sys.getrefcount`` shows only the leaves list's
     reference and its own argument's), each matched to an output of its shape and dtype that
-    XLA then writes in its place."""
+    XLA then writes in its place. A graph with floating-point checks donates only the leaves
+    in-place writes replaced (``rebound``): the others, a temporary's buffer, stay for a
+    replay (``fpcheck``)."""
     leaves = g.leaves
     candidates = [i for i in range(len(leaves))
-                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2]
+                  if g.direct[i] and sys.getrefcount(leaves[i]) == 2
+                  and (g.checks is None or i in g.rebound)]
     if not candidates:
         return ()
     free = {}
@@ -271,7 +294,7 @@ def _donations(g, held):
 def _composed(key, split=False):
     """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
     once per output, each output computed from its own copy."""
-    wiring, kinds, outs, _ = key
+    wiring, kinds, outs, _, checks = key
 
     def values(wiring, leaves):
         vals = []
@@ -282,16 +305,30 @@ def _composed(key, split=False):
             return vals[-1 - i] if i < 0 else leaves[i]
         for fn, w in wiring:
             vals.append(fn(*map(get, w)))
-        return vals
+        return vals, get
+
+    def flagged(results, vals, get):
+        """``results`` and, with checks, the graph's flag (``fpcheck.flag``)."""
+        if checks is None:
+            return results
+        found = fpcheck.flag(checks, outs,
+                             lambda k: [get(i) for i in wiring[k][1]], vals)
+        return results if found is None else results + (found,)
 
     def run(*leaves):
-        vals = values(wiring, leaves)
-        return tuple(vals[i] for i in outs)
+        vals, get = values(wiring, leaves)
+        return flagged(tuple(vals[i] for i in outs), vals, get)
 
     def run_split(*copies):
         n = len(kinds)
-        return tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[o]
-                     for k, o in enumerate(outs))
+        results = tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[0][o]
+                        for k, o in enumerate(outs))
+        if checks is None:
+            return results
+        vals, get = values(wiring, copies[:n])  # (the outputs' checks read ``results``)
+        for o, r in zip(outs, results):
+            vals[o] = r
+        return flagged(results, vals, get)
     return run_split if split else run
 
 

@@ -30,6 +30,7 @@ SYNC_POINTS = {
 }
 
 COUNTS = collections.Counter()
+ON_SYNC = []  # what runs at a sync point to the host (``lazy`` registers ``sync``)
 LINES = {}            # sync point name -> (file, line) of its first use by the program
 FALLBACK_LINES = {}   # fallback qualname -> (file, line) of its first use by the program
 MOVES = collections.Counter()  # (program line, sync point, shape, dtype name) -> moves
@@ -63,8 +64,12 @@ def set_program(program_dir, report):
 
 
 def record(name, value):
-    """A sync point ran (``name`` is a key of ``SYNC_POINTS``), moving ``value`` (an array)."""
+    """A sync point ran (``name`` is a key of ``SYNC_POINTS``), moving ``value`` (an array).
+    At a move to the host, the value is computed and pending floating-point warnings are given
+    first (``ON_SYNC``: ``lazy.sync``)."""
     COUNTS[name] += 1
+    if ON_SYNC and name != "to_device":
+        ON_SYNC[0](value)
     if _reporting:
         _note_move(name, value, sys._getframe(1))
 

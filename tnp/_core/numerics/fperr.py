@@ -1,4 +1,11 @@
-"""Floating-point error checks: NumPy's ``errstate``/``seterr`` with mode 'raise'.
+"""Floating-point error checks: NumPy's ``errstate``/``seterr``, every mode.
+
+Mode 'raise' is checked eagerly at the call (below). The other modes ('warn', NumPy's default,
+'print', 'log', 'call') are checked for lazily recorded operations (``Check``, attached to a
+ufunc's kernel or a recorded cast): the flushed graph computes one cheap flag
+(``engine/fpcheck``), and only when it is set are the operations run again by NumPy itself on
+their operands, under the error state captured when each was recorded (``Check.replay``), so
+the warnings are NumPy's own: category, message, mode.
 
 The error state is NumPy's own (``tnp._routines.errstate``). ``errcheck.modes()`` says which
 categories an eager call must check (None, the default, costs one context-variable read);
@@ -27,8 +34,11 @@ for the divisions only (``int_fold_flags``: a zero divisor, floor division of th
 -1).
 """
 import functools
+import sys
+import warnings
 
 from ..engine.jaxload import jax, jit, jnp, lax
+from ..engine.fpcheck import user_stacklevel
 import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
@@ -163,3 +173,141 @@ def check_cast(x, dtype):
     if errcheck.raises("invalid") and x.size and bool(
             _outside(jnp.real(x), *_int_cast_range(np.dtype(dtype)))):
         raise FloatingPointError("invalid value encountered in cast")
+
+
+# ---- the lazy check: 'warn', 'print', 'log', 'call' (``engine/fpcheck`` runs it) ----------
+def emit(name, found):
+    """NumPy's error handler for the categories ``found`` ((divide, over, under, invalid)
+    booleans) of the operation ``name``, in the current error state: 'warn' a RuntimeWarning
+    at the program's line, 'print' to stderr, 'log' to ``seterrcall``'s object, 'call' its
+    function with the category and NumPy's status bits, 'raise' FloatingPointError."""
+    err, call = np.geterr(), np.geterrcall()
+    bits = sum(1 << i for i, f in enumerate((found[0], found[1], found[2], found[3])) if f)
+    for cat, flag in zip(CATEGORIES, found):
+        mode, what = err[cat], _MESSAGES[cat]
+        if not flag or mode == "ignore":
+            continue
+        msg = f"{what} encountered in {name}"
+        if mode == "warn":
+            warnings.warn(msg, RuntimeWarning, stacklevel=user_stacklevel())
+        elif mode == "raise":
+            raise FloatingPointError(msg)
+        elif mode == "print":
+            sys.stderr.write(f"Warning: {msg}\n")
+        elif mode == "log":
+            if call is None:
+                raise NameError(f"log specified for {what} (in {name}) but no object with "
+                                "write method found.")
+            call.write(f"Warning: {msg}\n")
+        elif call is None:
+            raise NameError(f"python callback specified for {what} (in  {name}) but no "
+                            "function found.")
+        else:
+            call(what, bits)
+
+
+def _any_finite_sum(r):
+    """Whether ``r`` holds a NaN or an infinity (or its sum overflows: then the replay finds
+    nothing): one reduction reading ``r``."""
+    if r.dtype.kind == "f" and r.dtype.itemsize < 4:
+        r = r.astype(np.float32)
+    return ~jnp.isfinite(jnp.sum(r))
+
+
+class Check:
+    """A lazily recorded operation's floating-point check: ``flag`` (inside the fused graph:
+    whether the operation may have met an error; cheap), ``replay`` (NumPy's own operation on
+    the host operands, run only when a graph's flag is set, under the error state the
+    operation was recorded in: NumPy's warnings, exactly), ``guess`` (when an operand is gone:
+    donated to an in-place result or freed, the categories from the result)."""
+    __slots__ = ("name", "run", "division", "casts", "ranges", "float_out", "__weakref__")
+
+    def __init__(self, name, run, division=False, casts=(), float_out=True):
+        self.name, self.run, self.division = name, run, division
+        self.casts = casts  # (operand position, integer dtype): a float operand cast to it
+        self.ranges = {i: _int_cast_range(np.dtype(dt)) for i, dt in casts}
+        self.float_out = float_out
+
+    def flag(self, xs, r, output):
+        """Whether the operation of operands ``xs`` and result ``r`` (an output of its graph
+        when ``output``) may have met an error, as a device boolean, or None when nothing is
+        checked: a non-finite float result of an output (a temporary's is not seen); an
+        integer division's zero divisor, or minimum by -1; a non-finite or out-of-range float
+        cast to an integer operand."""
+        found = []
+        if self.float_out and output:
+            found.append(_any_finite_sum(r))
+        if self.division:
+            d = jnp.asarray(xs[-1])
+            found.append(jnp.any(jnp.broadcast_to(d == 0, r.shape)))
+            if r.dtype.kind == "i" and self.name in _INT_OVERFLOWS:
+                found.append(jnp.any(jnp.broadcast_to(
+                    (jnp.asarray(xs[0]) == np.iinfo(r.dtype).min) & (d == -1), r.shape)))
+        for i, _ in self.casts:
+            x = jnp.asarray(xs[i])
+            if x.dtype.kind == "f":
+                lo, hi = self.ranges[i]
+                found.append(jnp.any(~((x >= lo) & (x < hi))))
+        return functools.reduce(jnp.logical_or, found) if found else None
+
+    def found(self, xs, rs):
+        """(divide, over, under, invalid) of an eager call, derived from values (``flags``)
+        inside a kernel: its operands ``xs`` and results ``rs``; a float cast to an integer
+        operand out of range counts as 'invalid'."""
+        xs = list(xs)
+        casts = [jnp.any(~((jnp.asarray(xs[i]) >= lo) & (jnp.asarray(xs[i]) < hi)))
+                 for i, (lo, hi) in self.ranges.items() if jnp.asarray(xs[i]).dtype.kind == "f"]
+        xs = [jnp.asarray(x) for x in xs]
+        div, ovf, und, inv = flags(self.name, xs, list(rs))
+        for c in casts:
+            inv = inv | c
+        return jnp.stack([div, ovf, und, inv])
+
+    def emit(self, found):
+        """NumPy's handler for the categories ``found`` in the current state (``emit``)."""
+        emit(self.name, found)
+
+    def replay(self, *xs):
+        """NumPy's operation on the host operands ``xs`` in the current error state (NumPy's
+        warnings, prints, logs, calls; the result dropped)."""
+        self.run(*xs)
+
+    def guess(self, xs, r):
+        """The categories NumPy would report, from the result ``r`` (host) and the operands
+        still known (None where gone), emitted (``emit``): NaN is 'invalid', an infinity
+        'divide' for a pole or a known zero divisor, else 'over'; an integer division by a
+        known zero 'divide'."""
+        r = np.asarray(r)
+        if r.dtype.kind in "iu":
+            zero = self.division and xs[-1] is not None and np.any(np.asarray(xs[-1]) == 0)
+            emit(self.name, (bool(zero), False, False, False))
+            return
+        if r.dtype.kind not in "fc":
+            return
+        inf = bool(np.isinf(r).any())
+        pole = self.name in _POLES or (self.name in _DIVISIONS and xs[-1] is not None
+                                       and bool(np.any(np.asarray(xs[-1]) == 0)))
+        emit(self.name, (inf and pole, inf and not pole, False, bool(np.isnan(r).any())))
+
+
+def ufunc_check(np_ufunc, in_dtypes, out_dtypes):
+    """The ``Check`` of a ufunc loop (None when it cannot meet an error: a loop without float
+    or complex results, other than the integer divisions): NumPy's ufunc replayed on the
+    loop's dtypes."""
+    name = np_ufunc.__name__
+    floats = any(dt.kind in "fc" for dt in out_dtypes)
+    division = name in _DIVISIONS and out_dtypes[0].kind in "iu"
+    casts = tuple((i, dt) for i, dt in enumerate(in_dtypes) if dt.kind in "iu")
+    if not floats and not division:
+        return None
+    sig = tuple(in_dtypes) + tuple(out_dtypes)
+    return Check(name, lambda *xs: np_ufunc(*xs, signature=sig, casting="unsafe"), division,
+                 casts if not floats else (), floats)
+
+
+def cast_check(dtype):
+    """The ``Check`` of a recorded float-to-integer cast (``astype``): NumPy's own cast
+    replayed ("invalid value encountered in cast")."""
+    dtype = np.dtype(dtype)
+    return Check("cast", lambda x: np.asarray(x).astype(dtype), casts=((0, dtype),),
+                 float_out=False)

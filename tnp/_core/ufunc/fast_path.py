@@ -11,6 +11,7 @@ from ..engine.jaxload import jcore as _jcore, ArrayImpl
 from ..engine import lazy, tracing
 from ..array import write
 from ..numerics.fperr import errcheck as _errcheck
+from ..engine import fpcheck
 from ..array.ndarray import ndarray
 
 _EXACT_INT = 2**53  # Python ints the fast path takes lie within it (``fast_key``)
@@ -65,10 +66,12 @@ def device_call(uf):
                     if node is not None:
                         return lazy.adopt(ndarray._wrap(node))
                 try:
-                    results = kernel(*(a._value if type(a) is ndarray else a
-                                       for a in args))[0]
+                    xs = [a._value if type(a) is ndarray else a for a in args]
+                    results = kernel(*xs)[0]
                 except (TypeError, ValueError, IndexError, OverflowError):  # mismatched shapes,
                     return uf._call(*args)  # an int past the dtype: NumPy's error
+                if kernel.fp_check is not None and lazy.on:  # (TNP_LAZY=0: 'raise' only)
+                    fpcheck.eager(kernel.fp_check, xs, results)
                 if nout == 1:
                     return ndarray._wrap(results[0])
                 return tuple(ndarray._wrap(r) for r in results)

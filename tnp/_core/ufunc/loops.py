@@ -15,7 +15,7 @@ import numpy as np
 
 from ..engine import lazy
 from ..rules import dtypes, probe
-from ..numerics.fperr import flags as _fp_flags
+from ..numerics.fperr import flags as _fp_flags, ufunc_check
 from ..array.ndarray import ndarray
 from ..numerics.casting import numpy_cast
 from ..dispatch.normalize import to_jax
@@ -101,7 +101,10 @@ def kernel(uf, in_dtypes, out_dtypes, check):
         r = r if isinstance(r, tuple) else (r,)
         r = tuple(numpy_cast(v, dt) for v, dt in zip(r, out_dtypes))
         return (r, _fp_flags(uf.__name__, xs, r)) if check else (r, None)
-    return jit(kernel)
+    compiled = jit(kernel)
+    compiled.fp_check = (None if uf._core is not None  # (lazy fusion's check; not for gufuncs)
+                         else ufunc_check(uf._np, in_dtypes, out_dtypes))
+    return compiled
 
 
 # ---- operands ----------------------------------------------------------------------------

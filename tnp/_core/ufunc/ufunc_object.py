@@ -23,7 +23,7 @@ import warnings
 from ..engine.jaxload import jnp
 import numpy as np
 
-from ..engine import caches, lazy
+from ..engine import caches, fpcheck, lazy
 from ..rules import dtypes, probe
 from ..dispatch import frontend, host, tiers
 from ..array import masked, write
@@ -264,6 +264,11 @@ class ufunc:
         except (TypeError, ValueError, IndexError):  # (JAX's gufuncs index core dims)
             loops.numpy_error(self._np, ops, outs, wh)
             raise
+        if check is None and kernel.fp_check is not None and lazy.on and not any(
+                is_tracer(r) for r in results):  # 'warn' and the other lazy modes
+            fpcheck.eager(kernel.fp_check, [jnp.where(wh, to_jax(x), 1) for x in ops]
+                          if wh is not None else ops,
+                          results if wh is None else [jnp.where(wh, r, 1) for r in results])
         if check is not None and not is_tracer(flags[0]):
             if wh is not None:  # only the elements written count, as in NumPy's loop
                 flags = _fp_flags(self.__name__, [jnp.where(wh, to_jax(x), 1) for x in ops],
