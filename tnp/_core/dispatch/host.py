@@ -206,6 +206,8 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         for k, v in kwargs.items():
             if k != "out" and v is not np._NoValue:  # (_NoValue: not given)
                 hkwargs[k] = numpy_value(v, unsupported)
+        if kwargs.get("out", 0) is None and isinstance(numpy_fn, np.ufunc):
+            hkwargs["out"] = None  # a ufunc's explicit out=None: 'where' without NumPy's warning
     except OnDevice:
         return DECLINED
     if tiers.MODE != "auto" and not unsupported and not _has_array(args, kwargs):

@@ -145,6 +145,9 @@ def __getattr__(self, name):
     raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
+del __getattr__  # the array's only: as a module global it would be this module's (PEP 562)
+
+
 @_protocol
 def __copy__(self):
     """A copy; a stand-in for a NumPy scalar stays one (on the device: no sync)."""
