@@ -171,3 +171,54 @@ def test_comparison_without_a_loop(op, a, b):
     # ==/!= of dtypes no ufunc loop takes: all False/True (NumPy's scalar for 0-d operands),
     # broadcast, or NumPy's ValueError; other comparisons raise NumPy's no-loop error
     check(lambda xp, x, y: op(x, y), a, b)
+
+
+class _HighPriority:
+    """No __array_ufunc__, a higher __array_priority__: the array's operators defer to it."""
+    __array_priority__ = 1000.0
+
+    def _answer(self, other):
+        return "mine"
+
+    for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+                  "lshift", "rshift", "matmul", "divmod"):
+        locals()[f"__{_name}__"] = locals()[f"__r{_name}__"] = _answer
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _answer
+    __hash__ = None
+
+
+class _OptsOut:
+    """``__array_ufunc__ = None``: the array's binary operators defer to it."""
+    __array_ufunc__ = None
+
+    def __radd__(self, other):
+        return "mine"
+
+
+class _BadPriority:
+    """An ``__array_priority__`` that raises: NumPy takes it as the scalars' (no deferral)."""
+    @property
+    def __array_priority__(self):
+        raise RuntimeError("no priority")
+
+    def __radd__(self, other):
+        return "mine"
+
+
+def test_operators_defer_by_priority_and_opt_out():
+    # NumPy's binop_should_defer: which of `array op other` / `other op array` answer "mine"
+    def answers(xp):
+        a = xp.array([1, 2])
+        out = []
+        for other in (_HighPriority(), _OptsOut(), _BadPriority()):
+            for f in BINARY + [operator.matmul]:
+                for args in ((a, other), (other, a)):
+                    try:
+                        r = f(*args)
+                    except (TypeError, ValueError) as e:
+                        out.append(type(e).__name__)  # (Python names the types)
+                    else:
+                        out.append(r if isinstance(r, str) else type(r).__name__)
+        return out
+    import tnp
+    assert answers(tnp) == answers(np)
