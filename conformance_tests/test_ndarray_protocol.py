@@ -246,3 +246,27 @@ def test_conj_of_a_real_array_is_itself(dt):
                          ids=repr)
 def test_contains(v):
     check(lambda xp, a: v in a, np.arange(16.0).reshape(4, 4))
+
+
+@pytest.mark.parametrize("name", ["ndim", "size", "itemsize", "nbytes", "base", "flags", "T",
+                                  "mT", "device"])
+def test_read_only_attributes_refuse_assignment(name):
+    # NumPy's AttributeError and message (its class's name aside)
+    def refused(xp):
+        a = xp.arange(6.0).reshape(2, 3)
+        with pytest.raises(AttributeError) as e:
+            setattr(a, name, getattr(a, name))
+        return str(e.value).replace("numpy.ndarray", "ndarray")
+    assert refused(tnp) == refused(np)
+
+
+def test_to_device_stream_and_array_signature():
+    import inspect
+    for xp in (np, tnp):
+        a = xp.arange(5)
+        assert a.to_device("cpu").shape == (5,)
+        with pytest.raises(ValueError, match=r"stream argument in to_device\(\) is not"):
+            a.to_device("cpu", stream=1)
+    kinds = [[p.kind for p in inspect.signature(xp.ndarray.__array__).parameters.values()]
+             for xp in (np, tnp)]
+    assert kinds[0] == kinds[1]

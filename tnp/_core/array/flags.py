@@ -349,7 +349,7 @@ class FlatIter:
         return self._flat()[i]
 
     def __array__(self, dtype=None, copy=None):
-        return self._flat().__array__(dtype, copy)
+        return self._flat().__array__(dtype, copy=copy)
 
     def copy(self):
         return self._flat().copy()

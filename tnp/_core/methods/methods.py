@@ -296,6 +296,8 @@ def choose(self, *choices, out=None, mode="raise"):
 def to_device(self, device, /, *, stream=None):
     if not isinstance(device, (str, jax.Device)):
         raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
+    if stream is not None:
+        raise ValueError("The stream argument in to_device() is not supported")
     return devices.place(self, device)
 
 

@@ -4,6 +4,7 @@
 (README's diff-memory)."""
 import functools
 import sys
+import warnings
 import weakref
 
 from ..engine.jaxload import jit, jnp, Tracer
@@ -192,6 +193,39 @@ ndarray.__array_interface__ = property(_array_interface)
 ndarray.ctypes = property(_ctypes)
 if sys.version_info >= (3, 12):  # a Python class exports a buffer from 3.12 on (PEP 688)
     ndarray.__buffer__ = __buffer__
+
+
+def _numpy_read_only():
+    """NumPy's ndarray attributes that refuse assignment (asked of NumPy: each set to its own
+    value on an empty matrix)."""
+    a = np.empty((0, 0))
+    out = []
+    for name, d in vars(np.ndarray).items():
+        if type(d).__name__ == "getset_descriptor":
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    setattr(a, name, getattr(a, name))
+            except AttributeError:
+                out.append(name)
+            except Exception:  # settable, refusing that value
+                pass
+    return out
+
+
+def refuse_assignment():
+    """``a.ndim = 3``, ``a.device = x``...: NumPy's AttributeError for its read-only attributes
+    (Python's own names a property's missing setter). Called once every property is attached."""
+    for name in _numpy_read_only():
+        prop = ndarray.__dict__.get(name)
+        if isinstance(prop, property) and prop.fset is None:
+            setattr(ndarray, name, property(prop.fget, _refuse(name), doc=prop.__doc__))
+
+
+def _refuse(name):
+    def fset(self, value):
+        raise AttributeError(f"attribute '{name}' of 'ndarray' objects is not writable")
+    return fset
 
 
 @functools.partial(jit, static_argnums=1)

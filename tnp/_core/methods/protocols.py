@@ -99,7 +99,7 @@ def __array_namespace__(self, *, api_version=None):
 
 
 @_protocol
-def __array__(self, dtype=None, copy=None):
+def __array__(self, dtype=None, /, *, copy=None):
     """A host copy (a named sync), laid out as NumPy's copy of the same array
     (``numpy.array(a)``, order 'K'): F-contiguous where that is F- and not C-contiguous
     (``order='F'``, a transpose, their views), C-contiguous otherwise."""
