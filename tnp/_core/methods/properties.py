@@ -200,7 +200,7 @@ def _numpy_read_only():
     value on an empty matrix)."""
     a = np.empty((0, 0))
     out = []
-    for name, d in vars(np.ndarray).items():
+    for name, d in np.ndarray.__dict__.items():
         if type(d).__name__ == "getset_descriptor":
             try:
                 with warnings.catch_warnings():
