@@ -270,3 +270,18 @@ def test_to_device_stream_and_array_signature():
     kinds = [[p.kind for p in inspect.signature(xp.ndarray.__array__).parameters.values()]
              for xp in (np, tnp)]
     assert kinds[0] == kinds[1]
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda xp: xp.zeros((10, 0), int)[...], (0, 10)),  # a view, same size: in place
+    (lambda xp: xp.arange(12).reshape(3, 4)[:, ::2], (2, 3)),  # not one segment: refused
+    (lambda xp: xp.arange(12).reshape(3, 4).T, (4, 3)),
+    (lambda xp: xp.arange(6)[1:4], (3, 1)),
+    (lambda xp: xp.arange(6)[1:4], (4,)),  # another size: a view does not own its data
+], ids=["empty-view", "strided", "transposed", "slice", "slice-grows"])
+def test_resize_of_views(make, shape):
+    def body(xp):
+        v = make(xp)
+        v.resize(shape, refcheck=False)
+        return v
+    check(body)

@@ -3,6 +3,7 @@ own would run the same is on the host tier NumPy's (``host_tier.method``); the r
 own (views, exports, pickling, in-place resizing). Methods that are a routine with the array as
 first argument (``routines.DELEGATED``) call that routine's entry."""
 import functools
+import math
 import operator
 import sys
 
@@ -259,8 +260,14 @@ def resize(self, *new_shape, refcheck=True):
         return None
     shape = (operator.index(new_shape),) if isinstance(new_shape, (int, np.integer)) \
         else tuple(operator.index(n) for n in new_shape)
+    if not (self.flags.c_contiguous or self.flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
     if any(n < 0 for n in shape):
         raise ValueError("negative dimensions not allowed")
+    if math.prod(shape) == self.size:  # NumPy's: the same bytes, no reallocation: any array
+        if shape != self._shape:  # (a view too) takes the shape in place
+            self.shape = shape
+        return None
     if self._base is not None:
         raise ValueError("cannot resize this array: it does not own its data")
     if refcheck and sys.getrefcount(self) > _RESIZE_REFS:
