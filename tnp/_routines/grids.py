@@ -9,6 +9,7 @@ import numpy as np
 from .._core.rules import dtypes
 from .._core.numerics.casting import cast, numpy_cast
 from .._core.array.ndarray import ndarray
+from .._core.dispatch import tiers
 from .._core.dispatch.np_doc import np_doc
 from .creation import arange, asarray, elements
 
@@ -95,7 +96,10 @@ class _Grid:
                 nums += [start, k.stop, step]
             steps.append(step)
             starts.append(start)
-        typ = dtypes.check_supported(np.result_type(*nums))
+        typ = np.result_type(*nums)
+        count = sum(max(d, 0) for d in sizes) if self.sparse else len(sizes) * math.prod(sizes)
+        if tiers.on_host(count, typ):
+            return self._numpy(key)
         out = _grid_kernel(_sizes(tuple(sizes), self.sparse), tuple(steps), tuple(starts),
                            typ.char, self.sparse)
         return tuple(ndarray._wrap(x) for x in out) if self.sparse else ndarray._wrap(out)
@@ -108,8 +112,16 @@ class _Grid:
         length = int(abs(step))
         typ = np.result_type(start, key.stop, abs(step))
         step = (key.stop - start) / float(length - 1) if length != 1 else 1
-        dtype = dtypes.check_supported(np.result_type(typ, step, start))
+        dtype = np.result_type(typ, step, start)
+        if tiers.on_host(length, dtype):
+            return self._numpy(key)
         return ndarray._wrap(_line_kernel(length, step, start, dtype.char))
+
+    def _numpy(self, key):
+        """NumPy's grid, placed (``tiers.new_root``): a dtype XLA cannot hold (longdouble), or
+        in mode "auto" fewer elements than the host threshold."""
+        r = (np.ogrid if self.sparse else np.mgrid)[key]
+        return tuple(map(tiers.new_root, r)) if isinstance(r, tuple) else tiers.new_root(r)
 
 
 class _MGrid(_Grid):
