@@ -285,3 +285,16 @@ def test_resize_of_views(make, shape):
         v.resize(shape, refcheck=False)
         return v
     check(body)
+
+
+@pytest.mark.parametrize("name", ["__array__", "__array_function__", "__array_ufunc__",
+                                  "__array_wrap__", "__array_finalize__", "__complex__",
+                                  "__copy__", "__deepcopy__", "__reduce__"])
+def test_protocol_method_signatures(name):
+    # NumPy's parameter kinds (self positional-only, as NumPy's own test_array_method_signatures)
+    import inspect
+
+    def kinds(xp):
+        return [(p.name if i else "self", p.kind) for i, p in enumerate(
+            inspect.signature(getattr(xp.ndarray, name)).parameters.values())]
+    assert [k for _, k in kinds(tnp)] == [k for _, k in kinds(np)]

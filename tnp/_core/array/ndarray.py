@@ -322,7 +322,7 @@ class ndarray:
     def __float__(self):
         return float(self._number())
 
-    def __complex__(self):
+    def __complex__(self, /):
         return complex(self._number())
 
     def __format__(self, spec):

@@ -15,6 +15,7 @@ import functools
 import inspect
 import math
 import re
+import types
 
 import numpy as np
 
@@ -181,7 +182,8 @@ def create(numpy_fn, args, kwargs):
 @functools.lru_cache(maxsize=512)
 def _out_position(numpy_fn):
     """The position of ``numpy_fn``'s ``out`` parameter and the names of the parameters from
-    there on that can be given by keyword, or None (none, or no signature)."""
+    there on that can be given by keyword (a C method's text signature, which may hide varargs:
+    ``a.choose(c1, c2, c3)``, the last position only), or None (none, or no signature)."""
     try:
         params = list(inspect.signature(numpy_fn).parameters.values())
     except (TypeError, ValueError):
@@ -190,6 +192,8 @@ def _out_position(numpy_fn):
         if p.name == "out":
             if p.kind is not p.POSITIONAL_OR_KEYWORD:
                 return None
+            if isinstance(numpy_fn, types.MethodDescriptorType):
+                return i, ("out",)
             names = []
             for q in params[i:]:
                 if q.kind is not q.POSITIONAL_OR_KEYWORD:
