@@ -1,5 +1,6 @@
 """Operators on tnp arrays: every dtype pair, weak Python scalars, NumPy arrays in both orders."""
 import itertools
+import math
 import operator
 
 import numpy as np
@@ -222,3 +223,21 @@ def test_operators_defer_by_priority_and_opt_out():
         return out
     import tnp
     assert answers(tnp) == answers(np)
+
+
+@pytest.mark.parametrize("a_shape, b_shape", [
+    ((3,), (3,)), ((3, 3), (3,)), ((3,), (3, 3)), ((2, 3, 3), (3, 3)), ((1, 3), (3, 3)),
+    ((3, 3), (3, 1)), ((0,), (3, 3))])
+def test_inplace_matmul(a_shape, b_shape, placement):
+    # NumPy's `a @= b`: matmul into a over its last one or two axes; a result of another shape
+    # is NumPy's ValueError
+    if placement == "device" and (a_shape, b_shape) == ((3, 3), (3, 1)):
+        pytest.xfail("device tier: matmul(out=) broadcasts a (3, 1) result into a (3, 3) out "
+                     "where NumPy refuses a core-dimension mismatch")
+
+    def body(xp, a, b):
+        a = xp.asarray(a)
+        a @= b
+        return a
+    check(body, np.arange(math.prod(a_shape), dtype=float).reshape(a_shape),
+          np.arange(math.prod(b_shape), dtype=float).reshape(b_shape))

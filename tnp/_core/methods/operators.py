@@ -106,6 +106,25 @@ def _pow(self, other):
 
 ndarray.__pow__ = _pow
 
+# NumPy's ``a @= b``: matmul into ``a`` over the last axes as ``a`` has them (one or two), so the
+# result must keep ``a``'s shape; an AxisError (``b`` has too few axes) is NumPy's message below.
+_IMATMUL_AXES = {1: [(-1,), (-2, -1), (-1,)], 2: [(-2, -1), (-2, -1), (-2, -1)]}
+
+
+def _imatmul(self, other):
+    if type(other) not in _NO_DEFER and _defers(self, other):
+        return NotImplemented
+    try:
+        with roots.lock_of(self._root):
+            _ufunc("matmul")(self, other, out=self, axes=_IMATMUL_AXES[min(self.ndim, 2)])
+    except np.exceptions.AxisError:
+        raise ValueError("inplace matrix multiplication requires the first operand to have at "
+                         "least one and the second at least two dimensions.") from None
+    return self
+
+
+ndarray.__imatmul__ = _imatmul
+
 
 def _compare(ufunc_name):
     def op(self, other):
