@@ -3,6 +3,7 @@ own would run the same is on the host tier NumPy's (``host_tier.method``); the r
 own (views, exports, pickling, in-place resizing). Methods that are a routine with the array as
 first argument (``routines.DELEGATED``) call that routine's entry."""
 import functools
+import inspect
 import math
 import operator
 import sys
@@ -342,3 +343,28 @@ def _delegate(name):
 
 for _name in DELEGATED:
     setattr(ndarray, _name, _delegate(_name))
+
+
+def numpy_signatures():
+    """Each method NumPy's ndarray has, as ``inspect.signature`` sees it: NumPy's own signature
+    where tnp's is a delegation (``(self, *args, **kwargs)``: NumPy's method or the routine
+    takes the arguments), otherwise tnp's with ``self`` positional-only, as NumPy's.
+    Called once every method is attached."""
+    for name, fn in list(ndarray.__dict__.items()):
+        if not inspect.isfunction(fn) or not callable(getattr(np.ndarray, name, None)):
+            continue
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            continue
+        params = list(sig.parameters.values())
+        if not params or params[0].name != "self" or params[0].kind is params[0].POSITIONAL_ONLY:
+            continue
+        if [p.kind for p in params[1:]] == [params[0].VAR_POSITIONAL, params[0].VAR_KEYWORD]:
+            try:
+                fn.__signature__ = inspect.signature(getattr(np.ndarray, name))
+                continue
+            except (TypeError, ValueError):
+                pass
+        fn.__signature__ = sig.replace(
+            parameters=[params[0].replace(kind=params[0].POSITIONAL_ONLY)] + params[1:])
