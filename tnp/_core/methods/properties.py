@@ -9,6 +9,7 @@ import weakref
 
 from ..engine.jaxload import jit, jnp, Tracer
 import numpy as np
+from numpy._core._internal import _ctypes as _numpy_ctypes  # what ``numpy.ndarray.ctypes`` is
 
 from ..engine import tracing
 from ..rules import probe
@@ -164,9 +165,10 @@ def _array_interface(self):
 
 def _ctypes(self):
     """NumPy's ``_ctypes`` object of the memory (``_memory``): ``data``, ``shape``,
-    ``strides``, ``data_as``. A raw pointer: C code writing through it bypasses the write path
-    (README's diff-memory)."""
-    return _memory(self).ctypes
+    ``strides``, ``data_as``, made for this array, so that the pointers ``data_as`` makes hold
+    it as NumPy's hold theirs. A raw pointer: C code writing through it bypasses the write
+    path (README's diff-memory)."""
+    return _numpy_ctypes(self, _memory(self).ctypes.data)
 
 
 class _Interface:
