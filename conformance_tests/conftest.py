@@ -98,8 +98,6 @@ HOST_XFAILS = {
         "np.require(requirements='O'/'W') on the host tier: NumPy's copy/writeable rules not replayed",
     "test_fromdata.py::test_require_copies_views_and_read_only['W']":
         "np.require(requirements='O'/'W') on the host tier: NumPy's copy/writeable rules not replayed",
-    'test_polynomial.py::test_poly1d':
-        'poly* functions given a poly1d on the host tier: NumPy returns poly1d attributes (.c) the host result lacks',
     'test_views.py::test_view_reads_and_writes_through[atleast_1d]':
         "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
     'test_views.py::test_derived_flags[reshape]':
