@@ -298,3 +298,15 @@ def test_protocol_method_signatures(name):
         return [(p.name if i else "self", p.kind) for i, p in enumerate(
             inspect.signature(getattr(xp.ndarray, name)).parameters.values())]
     assert [k for _, k in kinds(tnp)] == [k for _, k in kinds(np)]
+
+
+@pytest.mark.parametrize("dt", ["O", "u4,O", "u4,f4", "U3"])
+@pytest.mark.parametrize("shape", [(5,), (2, 4), (1,)])
+def test_resize_of_host_only_dtypes(dt, shape):
+    # NumPy's resize of object, structured and string arrays (the host tier's: zeros, None in
+    # objects, in the new elements)
+    def body(xp):
+        a = xp.zeros(3, dt)
+        a.resize(shape, refcheck=False)
+        return a
+    check(body)

@@ -278,7 +278,14 @@ def resize(self, *new_shape, refcheck=True):
                          "check")
     if not self._writeable:
         raise ValueError("resize only works on single-segment arrays")
-    write.replace_root(self, _resized(self._value, shape))
+    if self._on_host:  # NumPy's own resize (zeros; None in objects) of a private copy
+        owner = self._host().copy()
+        owner.resize(shape, refcheck=False)
+        buf = owner.view()
+        buf.setflags(write=False)  # (as every host root's buffer: written by the write path)
+        write.replace_root(self, buf)
+    else:
+        write.replace_root(self, _resized(self._value, shape))
     return None
 
 
