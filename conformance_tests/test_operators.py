@@ -241,3 +241,13 @@ def test_inplace_matmul(a_shape, b_shape, placement):
         return a
     check(body, np.arange(math.prod(a_shape), dtype=float).reshape(a_shape),
           np.arange(math.prod(b_shape), dtype=float).reshape(b_shape))
+
+
+@pytest.mark.parametrize("op", [operator.eq, operator.ne], ids=["eq", "ne"])
+@pytest.mark.parametrize("reflected", [False, True])
+def test_compare_structured_with_plain(op, reflected):
+    # NumPy's TypeError for a structured operand against a non-structured one, either side
+    def body(xp):
+        x, y = xp.zeros(3, dtype=[("a", "i1")]), xp.zeros(3)
+        return op(y, x) if reflected else op(x, y)
+    check(body)

@@ -144,6 +144,9 @@ def _compare(ufunc_name):
         try:
             return getattr(tnp, ufunc_name)(self, other)
         except _UFuncNoLoopError:  # NumPy's ==/!= without a loop: all False/True, broadcast
+            if getattr(other, "dtype", None) is not None and other.dtype.kind == "V":
+                fn = operator.eq if ufunc_name == "equal" else operator.ne  # NumPy's TypeError
+                return fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
             shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
                                probe.Spec(np.shape(other), bool)).shape
             r = tnp.full(shape, ufunc_name == "not_equal")
