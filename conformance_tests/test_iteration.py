@@ -1,8 +1,8 @@
 """ndindex, ndenumerate, nditer (read and readwrite cases) against NumPy."""
 import numpy as np
-import tnp
 import pytest
 
+import tnp
 from engine import check
 
 
