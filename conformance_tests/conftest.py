@@ -108,8 +108,6 @@ HOST_XFAILS = {
         "NumPy's functions on a host-tier array run on the host (by design); the test asserts the device",
     'test_ndarray_protocol.py::test_array_protocol_to_numpy':
         "np.asarray of a host-tier array: the buffer is tnp's read-only view, NumPy's asarray gives a writeable array",
-    'test_polynomial.py::test_poly1d':
-        'poly* functions given a poly1d on the host tier: NumPy returns poly1d attributes (.c) the host result lacks',
     'test_views.py::test_view_reads_and_writes_through[atleast_1d]':
         "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
     'test_views.py::test_derived_flags[reshape]':

@@ -72,3 +72,15 @@ def test_ix_indexes_like_numpy():
 @pytest.mark.parametrize("grid", ["mgrid", "ogrid"])
 def test_grid_docstring(grid):
     assert getattr(tnp, grid).__doc__ == getattr(np, grid).__doc__
+
+
+@pytest.mark.parametrize("key", [
+    np.s_[np.longdouble(0):np.longdouble(1):np.longdouble(0.25)],
+    np.s_[0:np.longdouble(1):0.5, 0:2],
+    np.s_[0:1:np.clongdouble(5j)],
+    np.s_[0:np.longdouble(1):3j, 0:2:2j],
+], ids=["line", "dense", "line-count", "dense-count"])
+@pytest.mark.parametrize("grid", ["mgrid", "ogrid"])
+def test_grids_of_longdouble(grid, key):
+    # NumPy's grid where XLA cannot hold the dtype (it lives on the host in both placements)
+    check(lambda xp: getattr(xp, grid)[key])

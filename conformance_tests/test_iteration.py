@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import tnp
 from engine import check
 
 
@@ -46,3 +47,16 @@ def test_nditer_readwrite():
                 z[...] = x * y
             return it.operands[2]
     check(alloc, np.arange(6.0).reshape(2, 3), np.arange(3.0))
+
+
+def test_flat_array_writeable_as_numpy():
+    # NumPy's TestFlat.test___array__: a.flat's array is writeable only for a writeable
+    # C-contiguous a (NumPy's is a itself there, a read-only copy otherwise)
+    def flags(xp):
+        a0 = xp.arange(20.0)
+        a = a0.reshape(4, 5)
+        a0 = a0.reshape((4, 5))
+        a.flags.writeable = False
+        return [x.flat.__array__().flags.writeable
+                for x in (a, a[::2, ::2], a0, a0[::2, ::2], a0.T)]
+    assert flags(tnp) == flags(np)

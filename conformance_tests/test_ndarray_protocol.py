@@ -246,3 +246,67 @@ def test_conj_of_a_real_array_is_itself(dt):
                          ids=repr)
 def test_contains(v):
     check(lambda xp, a: v in a, np.arange(16.0).reshape(4, 4))
+
+
+@pytest.mark.parametrize("name", ["ndim", "size", "itemsize", "nbytes", "base", "flags", "T",
+                                  "mT", "device"])
+def test_read_only_attributes_refuse_assignment(name):
+    # NumPy's AttributeError and message (its class's name aside)
+    def refused(xp):
+        a = xp.arange(6.0).reshape(2, 3)
+        with pytest.raises(AttributeError) as e:
+            setattr(a, name, getattr(a, name))
+        return str(e.value).replace("numpy.ndarray", "ndarray")
+    assert refused(tnp) == refused(np)
+
+
+def test_to_device_stream_and_array_signature():
+    import inspect
+    for xp in (np, tnp):
+        a = xp.arange(5)
+        assert a.to_device("cpu").shape == (5,)
+        with pytest.raises(ValueError, match=r"stream argument in to_device\(\) is not"):
+            a.to_device("cpu", stream=1)
+    kinds = [[p.kind for p in inspect.signature(xp.ndarray.__array__).parameters.values()]
+             for xp in (np, tnp)]
+    assert kinds[0] == kinds[1]
+
+
+@pytest.mark.parametrize("make, shape", [
+    (lambda xp: xp.zeros((10, 0), int)[...], (0, 10)),  # a view, same size: in place
+    (lambda xp: xp.arange(12).reshape(3, 4)[:, ::2], (2, 3)),  # not one segment: refused
+    (lambda xp: xp.arange(12).reshape(3, 4).T, (4, 3)),
+    (lambda xp: xp.arange(6)[1:4], (3, 1)),
+    (lambda xp: xp.arange(6)[1:4], (4,)),  # another size: a view does not own its data
+], ids=["empty-view", "strided", "transposed", "slice", "slice-grows"])
+def test_resize_of_views(make, shape):
+    def body(xp):
+        v = make(xp)
+        v.resize(shape, refcheck=False)
+        return v
+    check(body)
+
+
+@pytest.mark.parametrize("name", ["__array__", "__array_function__", "__array_ufunc__",
+                                  "__array_wrap__", "__array_finalize__", "__complex__",
+                                  "__copy__", "__deepcopy__", "__reduce__"])
+def test_protocol_method_signatures(name):
+    # NumPy's parameter kinds (self positional-only, as NumPy's own test_array_method_signatures)
+    import inspect
+
+    def kinds(xp):
+        return [(p.name if i else "self", p.kind) for i, p in enumerate(
+            inspect.signature(getattr(xp.ndarray, name)).parameters.values())]
+    assert [k for _, k in kinds(tnp)] == [k for _, k in kinds(np)]
+
+
+@pytest.mark.parametrize("dt", ["O", "u4,O", "u4,f4", "U3"])
+@pytest.mark.parametrize("shape", [(5,), (2, 4), (1,)])
+def test_resize_of_host_only_dtypes(dt, shape):
+    # NumPy's resize of object, structured and string arrays (the host tier's: zeros, None in
+    # objects, in the new elements)
+    def body(xp):
+        a = xp.zeros(3, dt)
+        a.resize(shape, refcheck=False)
+        return a
+    check(body)

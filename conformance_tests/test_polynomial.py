@@ -112,3 +112,17 @@ def test_poly1d():
         return out
     check(body, np.array([0.0, 3.0, -1.0, 2.0]))
     check(lambda xp: xp.poly1d([[1, 2]]))
+
+
+def test_poly1d_through_the_functions():
+    # NumPy's own test_poly1d_math/test_polydiv: a poly1d given to the poly* functions and to
+    # a poly1d's call stays a poly1d (composition), complex quotients keep their dtype
+    def body(xp):
+        p, q = xp.poly1d([1.0, 2, 3]), xp.poly1d([3.0, 2, 1])
+        b, a = xp.poly1d([2, 6, 6, 1]), xp.poly1d([-1j, (1 + 2j), -(2 + 1j), 1])
+        quot, rem = xp.polydiv(b, a)
+        out = [p(q), q(p), xp.polyadd(p, q), xp.polysub(p, [1, 2]), xp.polymul(p, q),
+               xp.polyder(p), xp.polyint(p, 2), quot, rem, quot * a + rem]
+        assert all(isinstance(o, xp.poly1d) for o in out)
+        return [o.coeffs for o in out]
+    check(body)

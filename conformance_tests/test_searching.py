@@ -272,3 +272,13 @@ def test_piecewise_0d_condition():
     check(lambda xp, x: xp.piecewise(x, x > 3, [4, 0]), np.array(5.0))
     check(lambda xp, x: xp.piecewise(x, x < 4, [lambda v: v * 2]), np.array(3))
     check(lambda xp, x: xp.piecewise(x, xp.asarray(x > 1), [7]), np.arange(3))
+
+
+def test_select_and_stack_of_many_arrays():
+    # NumPy's own TestSelect.test_many_arguments: lists of 100 arrays (over the 64 elements
+    # the host tier reads of a list of data)
+    def body(xp):
+        conditions = [xp.array([False, True])] * 99 + [xp.array([True, False])]
+        choices = [xp.array([1, 2])] * 99 + [xp.array([3, 4])]
+        return xp.select(conditions, choices, 7), xp.stack(choices), xp.concatenate(choices)
+    check(body)

@@ -219,3 +219,14 @@ def test_median_of_empty_axes():
     a = np.zeros((0, 3))
     for axis in (1, (0, 1), None):
         check(lambda xp, a: xp.median(a, axis=axis), a)
+
+
+def test_out_given_positionally_before_other_arguments():
+    # NumPy's own TestPercentile.test_api: out is the 4th of 6 positional arguments
+    def body(xp, d):
+        o, o2 = xp.zeros(()), xp.zeros(4)
+        r = xp.percentile(d, 5, None, o, False, "linear")
+        r2 = xp.quantile(d, 0.3, (0, 1), o2, False)
+        assert r is o and r2 is o2
+        return o, o2
+    check(body, np.arange(24.0).reshape(2, 3, 4))

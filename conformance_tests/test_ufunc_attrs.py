@@ -3,6 +3,7 @@
 import inspect
 import itertools
 import pickle
+import sys
 import warnings
 
 import jax
@@ -91,3 +92,14 @@ def test_doc_set_and_deleted():
         finally:
             del uf.__doc__
         assert uf.__doc__ == nuf.__doc__
+
+
+def test_pickle_numpy_ufunc_outside_numpy_namespace():
+    # pickle looks a ufunc without __module__ up in every loaded module: tnp's modules must
+    # answer getattr with AttributeError (a module-level ``__getattr__`` of the wrong shape
+    # made it a TypeError)
+    import numpy._core._rational_tests as rt
+    assert pickle.loads(pickle.dumps(rt.test_add)) is rt.test_add
+    for name, mod in list(sys.modules.items()):
+        if name.startswith("tnp"):
+            assert getattr(mod, "no_such_name_here", None) is None, name

@@ -76,6 +76,27 @@ def test_data_as_reads_the_memory():
     assert [p[k * step] for k in range(a.size)] == [q[k * step] for k in range(e.size)]
 
 
+@pytest.mark.parametrize("make", [lambda xp: xp.arange(6.0).reshape(2, 3),
+                                  lambda xp: xp.zeros((0, 0)), lambda xp: xp.array(3)])
+def test_data_as_pointer_holds_the_array(make):
+    # NumPy's gh-9647: a pointer from ctypes.data_as keeps its array alive, and only it
+    import gc
+    import weakref
+
+    def lives(xp):
+        a = make(xp).copy()
+        ref = weakref.ref(a)
+        c = a.ctypes
+        ptr = c.data_as(ctypes.c_void_p)
+        shapes = (list(c.shape_as(ctypes.c_long) or []), list(c.strides_as(ctypes.c_long) or []))
+        del a, c
+        gc.collect()
+        held = ref() is not None
+        del ptr
+        return held, ref() is None, shapes
+    assert lives(tnp) == lives(np)
+
+
 def test_numpy_converts_through_the_interface():
     """``numpy.asarray`` of a host array is NumPy's array of the same memory, as NumPy's asarray
     of a NumPy array: it sees tnp's later writes; it is read-only (only tnp's write path writes

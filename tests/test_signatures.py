@@ -68,3 +68,30 @@ def test_ndarray_has_numpys_attributes():
     memory, README's diff-memory)."""
     missing = {n for n in dir(np.ndarray) if not n.startswith("_")} - set(dir(tnp.ndarray))
     assert not missing, missing
+
+
+METHODS = sorted(n for n, f in vars(tnp.ndarray).items()
+                 if inspect.isfunction(f) and callable(getattr(np.ndarray, n, None)))
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_method_self_is_positional_only(name):
+    # NumPy's test_array_method_signatures: every ndarray method's self is positional-only
+    assert len(METHODS) > 60
+    sig = inspect.signature(getattr(tnp.ndarray, name))
+    assert next(iter(sig.parameters.values())).kind is inspect.Parameter.POSITIONAL_ONLY
+
+
+@pytest.mark.parametrize("name", sorted(
+    n for n in dir(np) if not isinstance(getattr(np, n), (type, np.ufunc))
+    and callable(getattr(np, n)) and (hasattr(getattr(np, n), "__signature__")
+                                      or getattr(getattr(np, n), "__text_signature__", None))
+    and n in dir(tnp) and not isinstance(getattr(tnp, n), (type, tnp.ufunc))))
+def test_c_function_signature_attributes(name):
+    # NumPy's C functions carry __signature__ (dispatchers) or __text_signature__: tnp's too
+    n, t = getattr(np, name), getattr(tnp, name)
+    if hasattr(n, "__signature__"):
+        assert hasattr(t, "__signature__") and t.__signature__ == inspect.signature(t)
+    else:
+        assert not hasattr(t, "__signature__")
+        assert t.__text_signature__ == n.__text_signature__

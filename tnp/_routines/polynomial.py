@@ -91,7 +91,22 @@ def roots(p: ArrayLike):
     return jnp.concatenate([r, jnp.zeros((trailing,), r.dtype)])
 
 
-@np_doc(np.polyval)
+def _poly1d_as_numpy(numpy_fn):
+    """What the host tier runs in NumPy's ``numpy_fn``'s place: NumPy's function with tnp's
+    ``poly1d`` arguments as NumPy's (NumPy's functions check for their own class) and NumPy's
+    ``poly1d`` results as tnp's."""
+    def to_tnp(r):
+        return poly1d(r.coeffs, variable=r.variable) if isinstance(r, np.poly1d) else r
+
+    def run(*args, **kwargs):
+        args = [np.poly1d(np.asarray(a.coeffs), variable=a.variable)
+                if isinstance(a, poly1d) else a for a in args]
+        r = numpy_fn(*args, **kwargs)
+        return tuple(map(to_tnp, r)) if type(r) is tuple else to_tnp(r)
+    return run
+
+
+@np_doc(np.polyval, host_fn=_poly1d_as_numpy(np.polyval))
 def polyval(p, x):
     if isinstance(x, poly1d):
         y = poly1d(0)
@@ -138,24 +153,26 @@ def _addsub_kernel(a1: ArrayLike, a2: ArrayLike, sub):
     return a1 - a2 if sub else (a1 | a2 if dt.kind == "b" else a1 + a2)
 
 
-@np_doc(np.polyadd)
+@np_doc(np.polyadd, host_fn=_poly1d_as_numpy(np.polyadd))
 def polyadd(a1, a2):
     return _addsub(a1, a2, False)
 
 
-@np_doc(np.polysub)
+@np_doc(np.polysub, host_fn=_poly1d_as_numpy(np.polysub))
 def polysub(a1, a2):
     return _addsub(a1, a2, True)
 
 
-@np_doc(np.polymul, notes="Sync point: leading zero coefficients are stripped, as NumPy does.")
+@np_doc(np.polymul, notes="Sync point: leading zero coefficients are stripped, as NumPy does.",
+        host_fn=_poly1d_as_numpy(np.polymul))
 def polymul(a1, a2):
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     r = convolve(poly1d(a1).coeffs, poly1d(a2).coeffs)  # NumPy strips leading zeros first
     return poly1d(r) if truepoly else r
 
 
-@np_doc(np.polydiv, notes="Sync point: the remainder's leading near-zeros are trimmed.")
+@np_doc(np.polydiv, notes="Sync point: the remainder's leading near-zeros are trimmed.",
+        host_fn=_poly1d_as_numpy(np.polydiv))
 def polydiv(u, v):
     truepoly = isinstance(u, poly1d) or isinstance(v, poly1d)
     q, r = _polydiv(_coeffs_of(u), _coeffs_of(v))
@@ -188,7 +205,7 @@ def _polydiv(u: ArrayLike, v: ArrayLike):
     return q, r
 
 
-@np_doc(np.polyder)
+@np_doc(np.polyder, host_fn=_poly1d_as_numpy(np.polyder))
 def polyder(p, m=1):
     m = int(m)
     if m < 0:
@@ -207,7 +224,7 @@ def _polyder(p: ArrayLike, m):
     return p
 
 
-@np_doc(np.polyint)
+@np_doc(np.polyint, host_fn=_poly1d_as_numpy(np.polyint))
 def polyint(p, m=1, k=None):
     m = int(m)
     if m < 0:

@@ -351,7 +351,13 @@ class FlatIter:
         return self._flat()[i]
 
     def __array__(self, dtype=None, copy=None):
-        return self._flat().__array__(dtype, copy)
+        """A host copy, writeable where NumPy's is (NumPy's is the array itself, a view, for a
+        writeable C-contiguous base; a read-only copy otherwise)."""
+        r = self._flat().__array__(dtype, copy=copy)
+        flags = self.base.flags
+        if not (flags.c_contiguous and flags.writeable):
+            r.flags.writeable = False
+        return r
 
     def copy(self):
         return self._flat().copy()

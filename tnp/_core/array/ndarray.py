@@ -322,7 +322,7 @@ class ndarray:
     def __float__(self):
         return float(self._number())
 
-    def __complex__(self):
+    def __complex__(self, /):
         return complex(self._number())
 
     def __format__(self, spec):
@@ -471,8 +471,9 @@ def numpy_value(x, pull=False, depth=0):
     device array as ``OnDevice`` or, with ``pull``, a copy from the device (a sync); a
     subclass's instance as ``OnDevice`` too unless ``pull`` (its type, ``__array_finalize__``
     and overrides are kept by tnp's implementation, not by NumPy on its buffer); lists and
-    tuples element by element (two levels deep and 64 long at most: longer data is NumPy's to
-    convert, through ``__array__``); anything else as it is."""
+    tuples element by element (two levels deep and 64 long at most, unless the first element is
+    a tnp array, as in a list of arrays: longer data is NumPy's to convert, through
+    ``__array__``); anything else as it is."""
     t = type(x)
     if t in _PLAIN:
         return x
@@ -490,7 +491,7 @@ def numpy_value(x, pull=False, depth=0):
             return x._host()
         raise OnDevice
     if t is list or t is tuple:
-        if depth >= 2 or len(x) > 64:
+        if depth >= 2 or len(x) > 64 and not isinstance(x[0], ndarray):
             return x
         conv = [numpy_value(v, pull, depth + 1) for v in x]
         return x if all(c is v for c, v in zip(conv, x)) else t(conv)

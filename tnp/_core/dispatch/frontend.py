@@ -123,10 +123,15 @@ def unbound_like(fn, numpy_obj):
     """``fn``, tnp's public callable for ``numpy_obj``, held so that it binds as a method where
     NumPy's does: NumPy's functions written in C (``array``, ``zeros``, ``arange``...) do not,
     so a class attribute ``array = np.array`` is called without ``self``; tnp's Python function
-    is then held as a ``staticmethod`` object (callable, never bound)."""
+    is then held as a ``staticmethod`` object (callable, never bound), with the C function's
+    ``__text_signature__`` where it has one (``inspect.signature`` reads tnp's function)."""
     if (isinstance(fn, types.FunctionType) and callable(numpy_obj)
             and not isinstance(numpy_obj, type) and not hasattr(type(numpy_obj), "__get__")):
-        return staticmethod(fn)
+        held = staticmethod(fn)
+        text = getattr(numpy_obj, "__text_signature__", None)
+        if text and not hasattr(numpy_obj, "__signature__"):
+            held.__text_signature__ = text
+        return held
     return fn
 
 

@@ -15,6 +15,7 @@ import functools
 import inspect
 import math
 import re
+import types
 
 import numpy as np
 
@@ -180,25 +181,38 @@ def create(numpy_fn, args, kwargs):
 
 @functools.lru_cache(maxsize=512)
 def _out_position(numpy_fn):
-    """The position of ``numpy_fn``'s ``out`` parameter, or None (none, or no signature)."""
+    """The position of ``numpy_fn``'s ``out`` parameter and the names of the parameters from
+    there on that can be given by keyword (a C method's text signature, which may hide varargs:
+    ``a.choose(c1, c2, c3)``, the last position only), or None (none, or no signature)."""
     try:
         params = list(inspect.signature(numpy_fn).parameters.values())
     except (TypeError, ValueError):
         return None
     for i, p in enumerate(params):
         if p.name == "out":
-            return i if p.kind is p.POSITIONAL_OR_KEYWORD else None
+            if p.kind is not p.POSITIONAL_OR_KEYWORD:
+                return None
+            if isinstance(numpy_fn, types.MethodDescriptorType):
+                return i, ("out",)
+            names = []
+            for q in params[i:]:
+                if q.kind is not q.POSITIONAL_OR_KEYWORD:
+                    break
+                names.append(q.name)
+            return i, tuple(names)
     return None
 
 
 def call(numpy_fn, args, kwargs, unsupported=False):
     """NumPy's ``numpy_fn(*args, **kwargs)`` on the host values of the arguments, its results
     as tnp arrays, when the call runs on the host; DECLINED otherwise. ``unsupported``: see
-    ``unsupported``. An ``out`` given as the last positional argument is taken as ``out=``
-    (written as one: ``isposinf(x, out)``)."""
-    if len(args) > 1 and not (kwargs and "out" in kwargs) and (
-            _out_position(numpy_fn) == len(args) - 1):
-        args, kwargs = args[:-1], dict(kwargs, out=args[-1])
+    ``unsupported``. An ``out`` given as a positional argument is taken as ``out=``
+    (written as one: ``isposinf(x, out)``), the arguments after it by their names."""
+    if len(args) > 1 and not (kwargs and "out" in kwargs):
+        pos = _out_position(numpy_fn)
+        if pos is not None and pos[0] < len(args) and len(args) - pos[0] <= len(pos[1]):
+            i, names = pos
+            args, kwargs = args[:i], dict(kwargs, **dict(zip(names, args[i:])))
     hkwargs = {}
     try:
         hargs = list(map(numpy_value, args)) if not unsupported else [

@@ -107,6 +107,8 @@ def np_doc(numpy_obj, *, namespace="main", name=None, notes=None, host_tier=True
             fn.__numpy__ = numpy_obj
         except (AttributeError, TypeError):  # e.g. ufunc instances carry it themselves
             pass
+        if isinstance(fn, types.FunctionType) and hasattr(numpy_obj, "__signature__"):
+            fn.__signature__ = inspect.signature(fn)  # as NumPy's C dispatchers (tnp's own)
         REGISTRY[(namespace, name)] = fn
         return fn
     return deco

@@ -3,6 +3,8 @@ own would run the same is on the host tier NumPy's (``host_tier.method``); the r
 own (views, exports, pickling, in-place resizing). Methods that are a routine with the array as
 first argument (``routines.DELEGATED``) call that routine's entry."""
 import functools
+import inspect
+import math
 import operator
 import sys
 
@@ -263,8 +265,14 @@ def resize(self, *new_shape, refcheck=True):
         return None
     shape = (operator.index(new_shape),) if isinstance(new_shape, (int, np.integer)) \
         else tuple(operator.index(n) for n in new_shape)
+    if not (self.flags.c_contiguous or self.flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
     if any(n < 0 for n in shape):
         raise ValueError("negative dimensions not allowed")
+    if math.prod(shape) == self.size:  # NumPy's: the same bytes, no reallocation: any array
+        if shape != self._shape:  # (a view too) takes the shape in place
+            self.shape = shape
+        return None
     if self._base is not None:
         raise ValueError("cannot resize this array: it does not own its data")
     if refcheck and sys.getrefcount(self) > _RESIZE_REFS:
@@ -274,7 +282,14 @@ def resize(self, *new_shape, refcheck=True):
                          "check")
     if not self._writeable:
         raise ValueError("resize only works on single-segment arrays")
-    write.replace_root(self, _resized(self._value, shape))
+    if self._on_host:  # NumPy's own resize (zeros; None in objects) of a private copy
+        owner = self._host().copy()
+        owner.resize(shape, refcheck=False)
+        buf = owner.view()
+        buf.setflags(write=False)  # (as every host root's buffer: written by the write path)
+        write.replace_root(self, buf)
+    else:
+        write.replace_root(self, _resized(self._value, shape))
     return None
 
 
@@ -300,6 +315,8 @@ def choose(self, *choices, out=None, mode="raise"):
 def to_device(self, device, /, *, stream=None):
     if not isinstance(device, (str, jax.Device)):
         raise TypeError(f"to_device() argument 1 must be str, not {type(device).__name__}")
+    if stream is not None:
+        raise ValueError("The stream argument in to_device() is not supported")
     return devices.place(self, device)
 
 
@@ -337,3 +354,28 @@ def _delegate(name):
 
 for _name in DELEGATED:
     setattr(ndarray, _name, _delegate(_name))
+
+
+def numpy_signatures():
+    """Each method NumPy's ndarray has, as ``inspect.signature`` sees it: NumPy's own signature
+    where tnp's is a delegation (``(self, *args, **kwargs)``: NumPy's method or the routine
+    takes the arguments), otherwise tnp's with ``self`` positional-only, as NumPy's.
+    Called once every method is attached."""
+    for name, fn in list(ndarray.__dict__.items()):
+        if not inspect.isfunction(fn) or not callable(getattr(np.ndarray, name, None)):
+            continue
+        try:
+            sig = inspect.signature(fn)
+        except (TypeError, ValueError):
+            continue
+        params = list(sig.parameters.values())
+        if not params or params[0].name != "self" or params[0].kind is params[0].POSITIONAL_ONLY:
+            continue
+        if [p.kind for p in params[1:]] == [params[0].VAR_POSITIONAL, params[0].VAR_KEYWORD]:
+            try:
+                fn.__signature__ = inspect.signature(getattr(np.ndarray, name))
+                continue
+            except (TypeError, ValueError):
+                pass
+        fn.__signature__ = sig.replace(
+            parameters=[params[0].replace(kind=params[0].POSITIONAL_ONLY)] + params[1:])

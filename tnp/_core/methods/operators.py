@@ -7,6 +7,7 @@ from numpy._core._exceptions import _UFuncNoLoopError
 import numpy as np
 
 from ..engine import lazy
+from ..engine.jaxload import JaxArray, Tracer
 from ..rules import probe
 from ..array import masked, roots
 from ..array.ndarray import ndarray, numpy_value
@@ -21,8 +22,41 @@ _COMPARE = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
 _UNARY = {"neg": "negative", "pos": "positive", "abs": "absolute", "invert": "invert"}
 
 
+# operands that never take an operator from the array (NumPy's fast exits, and tnp's own class)
+_NO_DEFER = frozenset({int, float, complex, bool, str, bytes, list, tuple, type(None),
+                       ndarray, np.ndarray})
+_MISSING = object()
+
+
+def _defers(self, other):
+    """NumPy's ``binop_should_defer``: whether ``self op other`` returns NotImplemented so
+    that Python asks ``other``'s reflected method. An ``other`` with ``__array_ufunc__``
+    defers only when that is None; without one, when it is not of a subclass of ``self``'s
+    class and its ``__array_priority__`` is higher."""
+    t = type(other)
+    if t in _NO_DEFER or t is type(self) or isinstance(other, (np.generic, JaxArray, Tracer)):
+        return False  # (JAX's arrays and tracers: tnp's operator takes them, README's interop)
+    f = getattr(t, "__array_ufunc__", _MISSING)
+    if f is not _MISSING:
+        return f is None
+    if issubclass(t, type(self)):
+        return False
+    return _priority(other) > _priority(self)
+
+
+def _priority(x):
+    """NumPy's ``PyArray_GetPriority``: ``__array_priority__`` as a float, or the scalars'
+    -1e6 where it is missing, not a number or raises."""
+    try:
+        return float(getattr(x, "__array_priority__"))
+    except Exception:
+        return -1e6
+
+
 def _binary(ufunc_name):
     def op(self, other):
+        if type(other) not in _NO_DEFER and _defers(self, other):
+            return NotImplemented
         return _ufunc(ufunc_name)(self, other)
 
     def rop(self, other):
@@ -61,6 +95,8 @@ for _op, _uf in _BINARY.items():
 
 
 def _pow(self, other):
+    if type(other) not in _NO_DEFER and _defers(self, other):
+        return NotImplemented
     # NumPy computes ``a ** 2`` (a Python int 2) as ``square(a)``: same values, but a bool ``a``
     # gives int8 (square's loop) where power gives int64.
     if type(other) is int and other == 2:
@@ -70,9 +106,30 @@ def _pow(self, other):
 
 ndarray.__pow__ = _pow
 
+# NumPy's ``a @= b``: matmul into ``a`` over the last axes as ``a`` has them (one or two), so the
+# result must keep ``a``'s shape; an AxisError (``b`` has too few axes) is NumPy's message below.
+_IMATMUL_AXES = {1: [(-1,), (-2, -1), (-1,)], 2: [(-2, -1), (-2, -1), (-2, -1)]}
+
+
+def _imatmul(self, other):
+    if type(other) not in _NO_DEFER and _defers(self, other):
+        return NotImplemented
+    try:
+        with roots.lock_of(self._root):
+            _ufunc("matmul")(self, other, out=self, axes=_IMATMUL_AXES[min(self.ndim, 2)])
+    except np.exceptions.AxisError:
+        raise ValueError("inplace matrix multiplication requires the first operand to have at "
+                         "least one and the second at least two dimensions.") from None
+    return self
+
+
+ndarray.__imatmul__ = _imatmul
+
 
 def _compare(ufunc_name):
     def op(self, other):
+        if type(other) not in _NO_DEFER and _defers(self, other):
+            return NotImplemented
         if ufunc_name in ("equal", "not_equal") and (
                 other is None or isinstance(other, (str, bytes))) and not self._on_host:
             return tnp.full(self._shape, ufunc_name == "not_equal")  # NumPy's answer
@@ -87,6 +144,9 @@ def _compare(ufunc_name):
         try:
             return getattr(tnp, ufunc_name)(self, other)
         except _UFuncNoLoopError:  # NumPy's ==/!= without a loop: all False/True, broadcast
+            if getattr(other, "dtype", None) is not None and other.dtype.kind == "V":
+                fn = operator.eq if ufunc_name == "equal" else operator.ne  # NumPy's TypeError
+                return fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
             shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
                                probe.Spec(np.shape(other), bool)).shape
             r = tnp.full(shape, ufunc_name == "not_equal")
@@ -109,6 +169,8 @@ for _op, _uf in _UNARY.items():
 
 
 def _divmod(self, other):
+    if type(other) not in _NO_DEFER and _defers(self, other):
+        return NotImplemented
     return tnp.divmod(self, other)
 
 

@@ -4,10 +4,12 @@
 (README's diff-memory)."""
 import functools
 import sys
+import warnings
 import weakref
 
 from ..engine.jaxload import jit, jnp, Tracer
 import numpy as np
+from numpy._core._internal import _ctypes as _numpy_ctypes  # what ``numpy.ndarray.ctypes`` is
 
 from ..engine import tracing
 from ..rules import probe
@@ -163,9 +165,10 @@ def _array_interface(self):
 
 def _ctypes(self):
     """NumPy's ``_ctypes`` object of the memory (``_memory``): ``data``, ``shape``,
-    ``strides``, ``data_as``. A raw pointer: C code writing through it bypasses the write path
-    (README's diff-memory)."""
-    return _memory(self).ctypes
+    ``strides``, ``data_as``, made for this array, so that the pointers ``data_as`` makes hold
+    it as NumPy's hold theirs. A raw pointer: C code writing through it bypasses the write
+    path (README's diff-memory)."""
+    return _numpy_ctypes(self, _memory(self).ctypes.data)
 
 
 class _Interface:
@@ -192,6 +195,39 @@ ndarray.__array_interface__ = property(_array_interface)
 ndarray.ctypes = property(_ctypes)
 if sys.version_info >= (3, 12):  # a Python class exports a buffer from 3.12 on (PEP 688)
     ndarray.__buffer__ = __buffer__
+
+
+def _numpy_read_only():
+    """NumPy's ndarray attributes that refuse assignment (asked of NumPy: each set to its own
+    value on an empty matrix)."""
+    a = np.empty((0, 0))
+    out = []
+    for name, d in np.ndarray.__dict__.items():
+        if type(d).__name__ == "getset_descriptor":
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    setattr(a, name, getattr(a, name))
+            except AttributeError:
+                out.append(name)
+            except Exception:  # settable, refusing that value
+                pass
+    return out
+
+
+def refuse_assignment():
+    """``a.ndim = 3``, ``a.device = x``...: NumPy's AttributeError for its read-only attributes
+    (Python's own names a property's missing setter). Called once every property is attached."""
+    for name in _numpy_read_only():
+        prop = ndarray.__dict__.get(name)
+        if isinstance(prop, property) and prop.fset is None:
+            setattr(ndarray, name, property(prop.fget, _refuse(name), doc=prop.__doc__))
+
+
+def _refuse(name):
+    def fset(self, value):
+        raise AttributeError(f"attribute '{name}' of 'ndarray' objects is not writable")
+    return fset
 
 
 @functools.partial(jit, static_argnums=1)

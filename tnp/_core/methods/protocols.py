@@ -102,7 +102,7 @@ def __array_namespace__(self, *, api_version=None):
 
 
 @_protocol
-def __array__(self, dtype=None, copy=None):
+def __array__(self, dtype=None, /, *, copy=None):
     """A host copy (a named sync), laid out as NumPy's copy of the same array
     (``numpy.array(a)``, order 'K'): F-contiguous where that is F- and not C-contiguous
     (``order='F'``, a transpose, their views), C-contiguous otherwise."""
@@ -148,20 +148,23 @@ def __getattr__(self, name):
     raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
 
+del __getattr__  # the array's only: as a module global it would be this module's (PEP 562)
+
+
 @_protocol
-def __copy__(self):
+def __copy__(self, /):
     """A copy; a stand-in for a NumPy scalar stays one (on the device: no sync)."""
     return storage.scalar_like(self.copy(), self)
 
 
 @_protocol
-def __deepcopy__(self, memo):
+def __deepcopy__(self, memo, /):
     """As ``__copy__`` (the elements are numbers: nothing deeper to copy)."""
     return storage.scalar_like(self.copy(), self)
 
 
 @_protocol
-def __reduce__(self):
+def __reduce__(self, /):
     """Pickled through a host copy; a stand-in for a NumPy scalar pickles as that scalar and
     loads as it, what the host tier returns for it (NumPy's scalar pickles as itself)."""
     if self._scalar:
@@ -174,17 +177,17 @@ def _from_host(arr):
 
 
 @_protocol
-def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+def __array_ufunc__(self, ufunc, method, /, *inputs, **kwargs):
     return array_ufunc(ufunc, method, inputs, kwargs)
 
 
 @_protocol
-def __array_function__(self, func, types, args, kwargs):
+def __array_function__(self, /, func, types, args, kwargs):
     return array_function(func, args, kwargs)
 
 
 @_protocol
-def __array_wrap__(self, array, context=None, return_scalar=False):
+def __array_wrap__(self, array, context=None, return_scalar=False, /):
     """NumPy's ``ndarray.__array_wrap__``: ``array`` (a tnp array, or a NumPy one, which
     becomes a tnp array) as an array of this array's class; its scalar where
     ``return_scalar`` and it is 0-d."""
