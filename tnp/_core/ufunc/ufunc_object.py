@@ -265,7 +265,8 @@ class ufunc:
             loops.numpy_error(self._np, ops, outs, wh)
             raise
         if check is None and kernel.fp_check is not None and lazy.on and not any(
-                is_tracer(r) for r in results):  # 'warn' and the other lazy modes
+                is_tracer(r) for r in results) and (  # 'warn' and the other lazy modes (a
+                wh is None or fits(results[0].shape, wh.shape)):  # bad where=: NumPy's error)
             fpcheck.eager(kernel.fp_check, [jnp.where(wh, to_jax(x), 1) for x in ops]
                           if wh is not None else ops,
                           results if wh is None else [jnp.where(wh, r, 1) for r in results])
