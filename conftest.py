@@ -7,6 +7,9 @@ import atexit
 import os
 import shutil
 import tempfile
+import warnings
+
+import pytest
 
 # The persistent compilation cache stays on for the tests (test processes running the same
 # programs load their executables), in a directory of this session's own, never the user's;
@@ -33,3 +36,15 @@ def pytest_addoption(parser):
              "'sharded' (every numeric array on the device, laid out over every device: split "
              "from one element per device; run with several devices) or "
              "'both' (every conformance test once in device and auto; the default)")
+
+
+@pytest.fixture(autouse=True)
+def fp_warnings_of_the_test():
+    """The device tier's floating-point warnings of values a test never read are given (and
+    ignored) when it ends, not at a later test's first read (``fpcheck.deliver``; imported
+    here, after the environment above is set)."""
+    yield
+    from tnp._core.engine import fpcheck
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fpcheck.deliver()

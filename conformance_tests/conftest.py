@@ -1,12 +1,10 @@
 import os
-import warnings
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from tnp._core import settings as tnp_settings
 from tnp._core.dispatch import tiers
-from tnp._core.engine import fpcheck
 
 settings.register_profile("default", max_examples=15, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -59,16 +57,6 @@ def tier_placement(placement):
 
 def _unset(name):
     return tnp_settings.source(name) != "environment"
-
-
-@pytest.fixture(autouse=True)
-def fp_warnings_of_the_test():
-    """The device tier's floating-point warnings of values a test never read are given (and
-    ignored) when it ends, not at a later test's first read (``fpcheck.deliver``)."""
-    yield
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fpcheck.deliver()
 
 
 def _base_id(item):
