@@ -52,8 +52,10 @@ MODES = settings.BY_NAME["placement"].choices
 MODE = THRESHOLD = WARMUP = None
 HOSTED = False  # the mode keeps arrays made from small host data on the host
 routing = False
-following = False  # past the warm-up in mode HOSTED: operations take large host roots along
-_warm = [False, None]  # whether the warm-up is over; when the first large array was placed
+following = False  # past a warm-up that kept large arrays on the host (mode HOSTED): the
+# operations meeting them take them along (``follow``); never set where none was kept, so the
+# hot paths of a program that had none (or ran with the warm-up 0) never ask
+_warm = [False, None]  # whether the warm-up is over; when the first large array was kept
 
 
 def _setting(name, value):
@@ -69,7 +71,7 @@ def _setting(name, value):
     else:
         WARMUP = max(value, 0) / 1000
         _warm[:] = [WARMUP == 0, None]
-    following = _warm[0] and HOSTED
+    following = _warm[0] and HOSTED and _warm[1] is not None
 
 
 settings.watch(_setting, "placement", "host_threshold", "host_warmup_ms")
