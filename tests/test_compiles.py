@@ -53,3 +53,20 @@ def test_small_filled_arrays_compile_nothing(device_placement):
                 assert type(r) is tnp.ndarray and not r._on_host and r.dtype == want.dtype
                 np.testing.assert_array_equal(np.asarray(r), want)
     assert caches.executables_built() == before
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.int32])
+def test_first_scalar_call_records_the_later_calls_graph(device_placement, dt):
+    # The first ``x * 2`` goes through the ufunc's slow path, which fills the fast table; it
+    # recorded the scalar converted to the loop's dtype (2.0, a 0-d int32) where the fast path
+    # records the Python int, so the first graph was a family of its own (one more compile)
+    src = np.arange(1000, dtype=dt)
+    x = tnp.asarray(src)
+    want = (src * 2).sum()
+    first = (x * 2).sum()
+    assert first.dtype == want.dtype and first == want
+    before = caches.executables_built()
+    for _ in range(3):
+        r = (x * 2).sum()
+        assert r.dtype == want.dtype and r == want
+    assert caches.executables_built() == before

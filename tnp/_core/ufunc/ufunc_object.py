@@ -245,13 +245,17 @@ class ufunc:
             loops.check_int_power(lazy.value(ops[1]), in_dts[1])
         check = _errcheck.modes() if not any(is_tracer(o) for o in ops) else None
         kernel = self._kernel(in_dts, out_dts, check is not None)
-        if (check is None and (outs is None or lazy.on and self._default_loop(keys, out_dts))
+        fast = (check is None and (outs is None or lazy.on and self._default_loop(keys, out_dts))
                 and dtype is None and signature is None
                 and casting == "same_kind" and all(fast_path.fast_key(a) is not None for a in args)
-                and not (self.__name__ == "power" and in_dts[1].kind in "iu")):
+                and not (self.__name__ == "power" and in_dts[1].kind in "iu"))
+        if fast:
             self._fast[tuple(map(fast_path.fast_key, args))] = kernel
         if recording:  # pending operands: the call is recorded, or they are computed
-            node = lazy.record(kernel, ops, self._core is not None) if check is None else None
+            # a call the fast path will take next time records as it will (its Python
+            # scalars as they are), so the first call's graph is the later calls' graph
+            node = (fast_path.record_node(kernel, args, self._core is not None) if fast else
+                    lazy.record(kernel, ops, self._core is not None) if check is None else None)
             if node is not None:
                 return lazy.adopt(ndarray._wrap(node)), _RECORDED
             ops[:] = [lazy.value(o) for o in ops]
