@@ -352,14 +352,21 @@ def _is_view_of(value, root, chain, dyns):
     return isinstance(value, ndarray) and value._root is root and value._chain() == (chain, dyns)
 
 
+def check_writeable(targets, readonly="assignment destination is read-only"):
+    """The one read-only check of every write (``assign``, ``out=``, in-place methods): NumPy's
+    ValueError ``readonly`` (the wording of the NumPy function writing) when one of ``targets``
+    (tnp arrays, None for none) is read-only, raised before anything is computed."""
+    if any(t is not None and not t._writeable for t in targets):
+        raise ValueError(readonly)
+
+
 def assign(target, value, index=None, where=None,
            readonly="assignment destination is read-only"):
     """Write ``value`` into ``target[index]`` (the whole of ``target`` if index is None),
     only where ``where`` is True. ``target`` is a tnp ndarray, a root or a view. A read-only
     target: ValueError ``readonly`` (the wording of the NumPy function writing, ``put: output
     array is read-only``...), before anything else is checked."""
-    if not target._writeable:
-        raise ValueError(readonly)
+    check_writeable((target,), readonly)
     if type(target._root._buf) is np.ndarray:
         if not in_trace():
             return _assign_host(target, value, index, where)
@@ -427,8 +434,7 @@ def assign_masked(target, value, mask):
     shape and no sync: recorded lazily when recording (the target's root then holds the
     pending write, as ``rebind_pending``; a loop writing on the same line again first flushes
     its previous iteration's graph, ``lazy.cut``), else one eager write with ``where``."""
-    if not target._writeable:
-        raise ValueError("assignment destination is read-only")
+    check_writeable((target,))
     root = target._root
     if not (lazy.recording() and _errcheck.modes() is None
             and type(root._buf) in (Node, ArrayImpl)):

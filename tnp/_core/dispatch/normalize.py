@@ -110,8 +110,7 @@ def out_arrays(out, nout=1, message="return arrays must be of ArrayType",
                             "place on the device: pass a tnp array and copy it back)")
         if o is not None and not isinstance(o, ndarray):
             raise TypeError(message)
-    if any(o is not None and not o._writeable for o in out):
-        raise ValueError(readonly)
+    write.check_writeable(out, readonly)
     return out
 
 

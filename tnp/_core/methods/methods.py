@@ -189,8 +189,7 @@ def byteswap(self, inplace=False):
     storage.scalar_like(swapped, self)
     if not inplace:
         return swapped
-    if not self._writeable:
-        raise ValueError("array to be byte-swapped is read-only")
+    write.check_writeable((self,), "array to be byte-swapped is read-only")
     write.assign(self, swapped)
     return self
 
@@ -221,8 +220,7 @@ def flatten(self, order="C"):
 @_on_host_tier
 def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
     axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
-    if not self._writeable:  # before sorting
-        raise ValueError("sort array is read-only")
+    write.check_writeable((self,), "sort array is read-only")  # before sorting
     write.assign(self, tnp.sort(self, axis=axis, kind=kind, order=order, stable=stable,
                                 descending=descending))
 
@@ -230,8 +228,7 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._No
 @_on_host_tier
 def partition(self, kth, axis=-1, kind="introselect", order=None):
     axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
-    if not self._writeable:  # before partitioning
-        raise ValueError("partition array is read-only")
+    write.check_writeable((self,), "partition array is read-only")  # before partitioning
     write.assign(self, tnp.partition(self, kth, axis=axis, kind=kind, order=order))
 
 
