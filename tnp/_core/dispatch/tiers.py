@@ -40,6 +40,7 @@ or the mode is ``HOSTED``, so a program that never meets the host tier pays noth
 from .. import settings
 from ..engine.jaxload import jax, ArrayImpl
 import time
+import threading
 
 import numpy as np
 
@@ -56,6 +57,7 @@ following = False  # past a warm-up that kept large arrays on the host (mode HOS
 # operations meeting them take them along (``follow``); never set where none was kept, so the
 # hot paths of a program that had none (or ran with the warm-up 0) never ask
 _warm = [False, None]  # whether the warm-up is over; when the first large array was kept
+_WARM_LOCK = threading.Lock()
 
 
 def _setting(name, value):
@@ -85,12 +87,12 @@ def large_on_host():
     if _warm[0]:
         return False
     now = time.process_time()  # the program's own time (a loaded machine's waits not counted)
-    if _warm[1] is None:
-        _warm[1] = now
-    elif now - _warm[1] >= WARMUP:
-        _warm[0] = following = True
-        return False
-    return True
+    with _WARM_LOCK:  # (threads making large arrays at once: one clock, one end)
+        if _warm[1] is None:
+            _warm[1] = now
+        elif now - _warm[1] >= WARMUP:
+            _warm[0] = following = True
+        return not _warm[0]
 
 
 def follow(*values):
