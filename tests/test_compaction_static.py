@@ -70,6 +70,26 @@ def test_nonzero_family_loop_compiles_nothing_on_the_path(cold):
     assert now["fallbacks"] == stats["fallbacks"]
 
 
+def test_unique_axis_loop_builds_nothing(cold):
+    # unique(axis=)'s moveaxis/reshape were eager jnp operations: one compile per shape on the
+    # program's path, outside the tiers; now in its kernels (a shape never seen: NumPy's tier)
+    v = (numpy.arange(3 * 997) * 7919) % 7
+    tiering.wait()
+    before, stats = caches.executables_built(), tiering.stats()
+    for n in range(8):  # a new row count every iteration
+        for xp in (numpy, tnp):
+            x = xp.asarray(v[:3 * (40 + 17 * n)]).reshape(3, -1)
+            got = xp.unique(x, axis=1, return_inverse=True)
+            if xp is numpy:
+                want = got
+        for g, w in zip(got, want):
+            assert numpy.asarray(g).dtype == w.dtype
+            numpy.testing.assert_array_equal(numpy.asarray(g), w)
+    tiering.wait()
+    assert caches.executables_built() == before
+    assert tiering.stats()["critical"] == stats["critical"]
+
+
 def _calls(xp, v, m, w):
     x = v.reshape(40, 50)
     return [xp.nonzero(m.reshape(40, 50)), xp.argwhere(m.reshape(8, 250)), xp.flatnonzero(m),

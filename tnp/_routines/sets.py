@@ -77,6 +77,20 @@ def _unique(ar, equal_nan, by_rows=False):
 
 
 _flat_take = jit(lambda ar, idx: jnp.ravel(ar)[idx])
+
+
+@functools.partial(jit, static_argnums=1)
+def _rows(ar, axis):
+    """``ar``'s slices along ``axis`` as the rows of a 2-D array (``unique(axis=)``)."""
+    moved = jnp.moveaxis(ar, axis, 0)
+    return moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
+
+
+@functools.partial(jit, static_argnums=(1, 2))
+def _unrows(rows, shape, axis):
+    """Distinct ``rows`` (``_rows``) back as slices along ``axis`` of an array of ``shape``."""
+    moved = shape[axis:axis + 1] + shape[:axis] + shape[axis + 1:]
+    return jnp.moveaxis(rows.reshape((rows.shape[0],) + moved[1:]), 0, axis)
 _reshaped = jit(jnp.reshape, static_argnums=1)
 
 
@@ -109,10 +123,8 @@ def _unique_nd(ar: ArrayLike, return_index, return_inverse, return_counts, axis,
             axis = normalize_axis_tuple(axis, ar.ndim, "source")[0]
         except AxisError:
             raise AxisError(axis, ar.ndim) from None
-        moved = jnp.moveaxis(ar, axis, 0)
-        rows = moved.reshape(moved.shape[0], math.prod(moved.shape[1:]))
-        values, index, inverse, counts, _ = _unique(rows, False, True)
-        values = jnp.moveaxis(values.reshape(values.shape[:1] + moved.shape[1:]), 0, axis)
+        values, index, inverse, counts, _ = _unique(_rows(ar, axis), False, True)
+        values = _unrows(values, ar.shape, axis)
     extra = [r for r, flag in ((index, return_index), (inverse, return_inverse),
                                (counts, return_counts)) if flag]
     return (values, *extra) if extra else values
