@@ -84,16 +84,6 @@ def pytest_collection_modifyitems(config, items):
 # The host tier's mismatches with NumPy (placement ``auto``), each a tnp bug to fix in tnp/:
 # test id without its placement -> NumPy's behaviour not matched.
 HOST_XFAILS = {
-    'test_array_api.py::test_info_devices_are_jax_devices':
-        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
-    'test_array_api.py::test_dlpack_export_reads_the_value_at_export':
-        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
-    'test_ndarray_protocol.py::test_device_and_array_namespace':
-        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
-    'test_ndarray_protocol.py::test_pickle_copy_dlpack':
-        "a host-tier array's device is the string 'cpu' and it exports no JAX buffer; the test expects NumPy-compatible jax Device objects / a DLPack export of the device buffer",
-    'test_ndarray_protocol.py::test_numpy_ufuncs_and_functions_stay_on_device':
-        "NumPy's functions on a host-tier array run on the host (by design); the test asserts the device",
     'test_ndarray_protocol.py::test_array_protocol_to_numpy':
         "np.asarray of a host-tier array: the buffer is tnp's read-only view, NumPy's asarray gives a writeable array",
     'test_views.py::test_view_reads_and_writes_through[atleast_1d]':

@@ -51,8 +51,9 @@ def ftz_xfail(reason):
 
 def numpy_from_dlpack(a):
     """``np.from_dlpack(a)``; NumPy imports host memory only, so an array on an accelerator is
-    asked for a host copy (``device="cpu"``), as NumPy needs of any GPU producer."""
-    if a.device.platform == "cpu":
+    asked for a host copy (``device="cpu"``), as NumPy needs of any GPU producer. (A host-tier
+    array's device is NumPy's, the string "cpu".)"""
+    if a.device == "cpu" or a.device.platform == "cpu":
         return np.from_dlpack(a)
     return np.from_dlpack(a, device="cpu")
 

@@ -30,13 +30,17 @@ def test_info_structure():
     assert_same(info.dtypes(), ninfo.dtypes())
 
 
-def test_info_devices_are_jax_devices():
-    """NumPy's one device is "cpu"; tnp's are JAX's (``default_device`` is where arrays go)."""
+def test_info_devices_are_jax_devices(placement):
+    """NumPy's one device is "cpu"; tnp's are JAX's (``default_device`` is where device arrays
+    go; a host-tier array's device is NumPy's)."""
     info = tnp.__array_namespace_info__()
     assert info.devices() == jax.devices()
     assert info.default_device() in info.devices()
-    assert tnp.arange(3).device == info.default_device()
     assert tnp.zeros(2, device=info.devices()[-1]).device == info.devices()[-1]
+    if placement == "auto":  # a small array is NumPy's own, on the host
+        assert tnp.arange(3).device == np.arange(3).device
+    else:
+        assert tnp.arange(3).device == info.default_device()
 
 
 @pytest.mark.parametrize("kind", KINDS, ids=repr)
@@ -155,13 +159,19 @@ def test_dlpack_keywords():
               message=False)
 
 
-def test_dlpack_export_reads_the_value_at_export():
-    """A later tnp write replaces the buffer; the consumer keeps the exported value."""
-    t = tnp.arange(4.0)
-    v = np.from_dlpack(t)
-    t[0] = 100.0
-    t *= 2
-    assert_same(tnp.asarray(v), np.arange(4.0))
+def test_dlpack_export_reads_the_value_at_export(placement):
+    """On the device a later tnp write replaces the buffer: the consumer keeps the exported
+    value. A host-tier array exports its NumPy memory, as NumPy does: later writes show."""
+    def program(xp):
+        t = xp.arange(4.0)
+        v = np.from_dlpack(t)
+        t[0] = 100.0
+        t *= 2
+        return v.copy()
+    if placement == "auto":
+        np.testing.assert_array_equal(program(tnp), program(np))
+    else:
+        assert_same(tnp.asarray(program(tnp)), np.arange(4.0))
 
 
 # ---- vecdot(axis=), gufunc axes ----------------------------------------------------------------
