@@ -98,12 +98,4 @@ HOST_XFAILS = {
         "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
     'test_views.py::test_reshape_copies_where_numpy_copies[<lambda>2]':
         "OWNDATA/shares_memory of a host result that is a NumPy view of a temporary (reshape copies, atleast_1d of a 0-d): NumPy reports a view (owndata False), tnp's host root (tiers.new_root) owns its data",
-    'test_ufunc_methods.py::test_reduce_axes[float32-power-1]':
-        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
-    'test_ufunc_methods.py::test_reduce_axes[float32-power--1]':
-        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
-    'test_ufunc_methods.py::test_reduce_axes[float64-power-1]':
-        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
-    'test_ufunc_methods.py::test_reduce_axes[float64-power--1]':
-        "NumPy's own AVX512 power.reduce along the last axis gives [2.25, inf, inf]; the host tier runs that loop, while the test's oracle is power applied in turn ([1, 0, 0]) as the device computes",
 }

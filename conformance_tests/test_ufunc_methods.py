@@ -39,14 +39,16 @@ def _stepwise_power(a, axis):
 
 
 @pytest.mark.parametrize("name,dt,axis", list(_reduce_params()))
-def test_reduce_axes(name, dt, axis):
+def test_reduce_axes(name, dt, axis, placement):
     x = (F if dt[0] in "fc" else A).astype(dt)
     with np.errstate(all="ignore"):
-        if name == "power" and dt[0] == "f" and isinstance(axis, int) and axis in (1, -1) and (
+        if placement != "auto" and name == "power" and dt[0] == "f" and isinstance(
+                axis, int) and axis in (1, -1) and (
                 not np.array_equal(np.power.reduce(x, axis=axis), _stepwise_power(x, axis),
                                    equal_nan=True)):
             # NumPy's AVX512 power reduce along the last axis (x86-64-v4 CPUs) gives F's rows
-            # as [2.25, inf, inf], not power in turn's [1, 0, 0]: the definition is the oracle
+            # as [2.25, inf, inf], not power in turn's [1, 0, 0]: on the device the definition
+            # is the oracle (the host tier runs NumPy's own loop: NumPy's answer)
             got = tnp.power.reduce(tnp.asarray(x), axis=axis)
             assert_same(got, _stepwise_power(x, axis).astype(dt))
             return
