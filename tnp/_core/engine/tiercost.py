@@ -21,7 +21,6 @@ is the same in every process for the same computation), its constants' bytes, th
 signature, what else decides the executable (``salt``: donations) and JAX's version, backend
 and XLA flags. ``compilecache`` keeps the keys of the executables tnp compiled (its index).
 """
-import hashlib
 import os
 
 import numpy as np
@@ -89,6 +88,7 @@ def compile_s(k, w, t, cached=False):
 def stable_key(closed, signature, salt):
     """The hex digest naming the computation ``closed`` (a ``ClosedJaxpr``) for arguments of
     ``signature`` across processes."""
+    import hashlib  # (here: 2 ms of ``import tnp`` that a program never using JAX saves)
     if not _platform:
         _platform.append(f"{jax.__version__}|{jax.default_backend()}|"
                          f"{os.environ.get('XLA_FLAGS', '')}")
