@@ -287,12 +287,12 @@ class ndarray:
 
 
     # ---- Python protocol --------------------------------------------------------------------
-    def __len__(self):
+    def __len__(self, /):
         if not self._shape:
             raise TypeError("len() of unsized object")
         return self._shape[0]
 
-    def __iter__(self):
+    def __iter__(self, /):
         if not self._shape:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self._shape[0]))
@@ -313,35 +313,35 @@ class ndarray:
         host = self._scalar_host()
         return host[()] if self._scalar else host
 
-    def __bool__(self):
+    def __bool__(self, /):
         return bool(self._number())
 
-    def __int__(self):
+    def __int__(self, /):
         return int(self._number())
 
-    def __float__(self):
+    def __float__(self, /):
         return float(self._number())
 
     def __complex__(self, /):
         return complex(self._number())
 
-    def __format__(self, spec):
+    def __format__(self, /, spec):
         if self.ndim == 0:
             return format(self._scalar_host()[()], spec)
         return format(np.asarray(self), spec)
 
-    def __repr__(self):
+    def __repr__(self, /):
         if self._scalar:  # NumPy returned a scalar here: print as NumPy prints it
             return repr(self.__array__()[()])
         return repr(self.__array__())
 
-    def __str__(self):
+    def __str__(self, /):
         return str(self.__array__())
 
     def __jax_array__(self):
         return self._value
 
-    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
         """DLPack export, the Array API's signature. A consumer of DLPack 1.x
         (``max_version >= (1, 0)``, as ``numpy.from_dlpack`` asks) gets a versioned capsule for
         an array on the CPU (through NumPy's zero-copy view of the buffer, flagged read-only:
@@ -376,7 +376,7 @@ class ndarray:
             # the Array API's (and NumPy's) error for a device the producer cannot export to
             raise BufferError(f"unsupported device requested: {tuple(dl_device)}") from None
 
-    def __dlpack_device__(self):
+    def __dlpack_device__(self, /):
         return self._host().__dlpack_device__() if self._on_host else (
             self._value.__dlpack_device__())
 

@@ -11,4 +11,3 @@ the tnp routines its methods and operators call (``a.sum()`` is ``tnp.sum(a)``) 
 from . import properties, protocols, methods, operators  # noqa: F401  (attach to ndarray)
 
 properties.refuse_assignment()  # NumPy's error for its read-only attributes, all attached
-methods.numpy_signatures()  # NumPy's signatures (self positional-only), all attached

@@ -43,7 +43,7 @@ def _own(fn):
 
 
 @_on_host_tier
-def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+def astype(self, /, dtype, order="K", casting="unsafe", subok=True, copy=True):
     if self._scalar and np.dtype(dtype) == object:  # NumPy's scalar: its Python object
         return self._scalar_host()[()].astype(object, order=order, casting=casting)
     target = dtypes.canonical(dtype)
@@ -55,12 +55,12 @@ def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
 
 
 @_on_host_tier
-def copy(self, order="C"):
+def copy(self, /, order="C"):
     return as_type_of(tnp.copy(self, order=order), self)  # NumPy's method keeps a subclass
 
 
 @_own
-def reshape(self, *shape, order="C", copy=None):
+def reshape(self, /, *shape, order="C", copy=None):
     if not shape:
         raise TypeError("reshape() takes exactly 1 argument (0 given)")
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
@@ -75,7 +75,7 @@ def reshape(self, *shape, order="C", copy=None):
 
 
 @_own
-def transpose(self, *axes):
+def transpose(self, /, *axes):
     if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], (int, np.integer))):
         axes = axes[0]
     axes = axes if axes != () else None
@@ -88,7 +88,7 @@ def transpose(self, *axes):
 
 
 @_own
-def view(self, dtype=None, type=None):
+def view(self, /, dtype=None, type=None):
     """A view; with another ``dtype``, of the same bytes reinterpreted (writes go through);
     with ``type`` (or an array class as the first argument, as NumPy reads it), of that
     class: ``tnp.ndarray`` or a subclass (its ``__array_finalize__`` is called, as NumPy
@@ -127,7 +127,7 @@ def _bytes_view(a, dtype, cls=None):
 
 
 @_on_host_tier
-def getfield(self, dtype, offset=0):
+def getfield(self, /, dtype, offset=0):
     """A view of ``dtype`` values read from each element's bytes at ``offset``."""
     target = dtypes.canonical(dtype)
     numpy_layout(self).getfield(target, offset)  # NumPy's errors
@@ -135,17 +135,17 @@ def getfield(self, dtype, offset=0):
 
 
 @_on_host_tier
-def setfield(self, val, dtype, offset=0):
+def setfield(self, /, val, dtype, offset=0):
     self.getfield(dtype, offset)[...] = val
 
 
 @_on_host_tier
-def fill(self, value):
+def fill(self, /, value):
     write.assign(self, value)
 
 
 @_on_host_tier
-def item(self, *args):
+def item(self, /, *args):
     if not args:
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
@@ -159,12 +159,12 @@ def item(self, *args):
 
 
 @_on_host_tier
-def tolist(self):
+def tolist(self, /):
     return self.__array__().tolist()
 
 
 @_own
-def tobytes(self, order="C"):
+def tobytes(self, /, order="C"):
     return self.__array__().tobytes(order)
 
 
@@ -174,17 +174,17 @@ def tofile(self, fid, /, sep="", format="%s"):
 
 
 @_own
-def dump(self, file):
+def dump(self, /, file):
     self.__array__().dump(file)
 
 
 @_own
-def dumps(self):
+def dumps(self, /):
     return self.__array__().dumps()
 
 
 @_on_host_tier
-def byteswap(self, inplace=False):
+def byteswap(self, /, inplace=False):
     swapped = ndarray._wrap(_byteswapped(self._value))
     storage.scalar_like(swapped, self)
     if not inplace:
@@ -213,12 +213,12 @@ ndarray.conj = conjugate
 
 
 @_on_host_tier
-def flatten(self, order="C"):
+def flatten(self, /, order="C"):
     return tnp.ravel(self, order=order).copy()
 
 
 @_on_host_tier
-def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
+def sort(self, /, axis=-1, kind=None, order=None, *, stable=None, descending=np._NoValue):
     axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
     write.check_writeable((self,), "sort array is read-only")  # before sorting
     write.assign(self, tnp.sort(self, axis=axis, kind=kind, order=order, stable=stable,
@@ -226,19 +226,19 @@ def sort(self, axis=-1, kind=None, order=None, *, stable=None, descending=np._No
 
 
 @_on_host_tier
-def partition(self, kth, axis=-1, kind="introselect", order=None):
+def partition(self, /, kth, axis=-1, kind="introselect", order=None):
     axis = operator.index(axis)  # NumPy's method takes no axis=None: its TypeError
     write.check_writeable((self,), "partition array is read-only")  # before partitioning
     write.assign(self, tnp.partition(self, kth, axis=axis, kind=kind, order=order))
 
 
 @_on_host_tier
-def compress(self, condition, axis=None, out=None):
+def compress(self, /, condition, axis=None, out=None):
     return tnp.compress(condition, self, axis=axis, out=out)
 
 
 @_own
-def setflags(self, write=None, align=None, uic=None):
+def setflags(self, /, write=None, align=None, uic=None):
     if write:
         if self._base is not None and not self._base._writeable:
             raise ValueError("cannot set WRITEABLE flag to True of this array")
@@ -248,7 +248,7 @@ def setflags(self, write=None, align=None, uic=None):
 
 
 @_own
-def resize(self, *new_shape, refcheck=True):
+def resize(self, /, *new_shape, refcheck=True):
     """In place, as NumPy: new elements are zeros. ``refcheck`` counts Python references to
     this array (names, containers, views hold one each), as NumPy does; with
     ``refcheck=False`` views taken before the resize must not be used (undefined in NumPy)."""
@@ -295,7 +295,7 @@ _RESIZE_REFS = 3
 
 
 @_on_host_tier
-def clip(self, min=np._NoValue, max=np._NoValue, out=None, **kwargs):
+def clip(self, /, min=np._NoValue, max=np._NoValue, out=None, **kwargs):
     """NumPy's method: either bound alone (``a.clip(3)``) or none (a copy), unlike the
     function."""
     return tnp.clip(self, None if min is np._NoValue else min,
@@ -303,7 +303,7 @@ def clip(self, min=np._NoValue, max=np._NoValue, out=None, **kwargs):
 
 
 @_on_host_tier
-def choose(self, *choices, out=None, mode="raise"):
+def choose(self, /, *choices, out=None, mode="raise"):
     """NumPy's method: the choices as one sequence, or as the positional arguments."""
     return tnp.choose(self, choices[0] if len(choices) == 1 else choices, out, mode)
 
@@ -346,33 +346,12 @@ def _delegate(name):
             return getattr(past_host, name)(self, *args, **kwargs)
     method.__name__ = name
     method.__qualname__ = f"ndarray.{name}"
-    return host_tier.method(name, method)
+    call = host_tier.method(name, method)
+    # its signature is NumPy's method's (NumPy's method or the routine takes the arguments),
+    # which ``inspect.signature`` reads through ``__wrapped__`` when asked
+    call.__wrapped__ = getattr(np.ndarray, name)
+    return call
 
 
 for _name in DELEGATED:
     setattr(ndarray, _name, _delegate(_name))
-
-
-def numpy_signatures():
-    """Each method NumPy's ndarray has, as ``inspect.signature`` sees it: NumPy's own signature
-    where tnp's is a delegation (``(self, *args, **kwargs)``: NumPy's method or the routine
-    takes the arguments), otherwise tnp's with ``self`` positional-only, as NumPy's.
-    Called once every method is attached."""
-    for name, fn in list(ndarray.__dict__.items()):
-        if not inspect.isfunction(fn) or not callable(getattr(np.ndarray, name, None)):
-            continue
-        try:
-            sig = inspect.signature(fn)
-        except (TypeError, ValueError):
-            continue
-        params = list(sig.parameters.values())
-        if not params or params[0].name != "self" or params[0].kind is params[0].POSITIONAL_ONLY:
-            continue
-        if [p.kind for p in params[1:]] == [params[0].VAR_POSITIONAL, params[0].VAR_KEYWORD]:
-            try:
-                fn.__signature__ = inspect.signature(getattr(np.ndarray, name))
-                continue
-            except (TypeError, ValueError):
-                pass
-        fn.__signature__ = sig.replace(
-            parameters=[params[0].replace(kind=params[0].POSITIONAL_ONLY)] + params[1:])

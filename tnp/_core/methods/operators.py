@@ -54,15 +54,15 @@ def _priority(x):
 
 
 def _binary(ufunc_name):
-    def op(self, other):
+    def op(self, /, other):
         if type(other) not in _NO_DEFER and _defers(self, other):
             return NotImplemented
         return _ufunc(ufunc_name)(self, other)
 
-    def rop(self, other):
+    def rop(self, /, other):
         return _ufunc(ufunc_name)(other, self)
 
-    def iop(self, other):
+    def iop(self, /, other):
         with roots.lock_of(self._root):  # read and write at once, as NumPy's in-place loop
             uf = _ufunc(ufunc_name)
             if not (lazy.on and uf.record_inplace(self, other)):
@@ -94,7 +94,7 @@ for _op, _uf in _BINARY.items():
     setattr(masked.MaskedValue, f"__i{_op}__", _masked_iop(_uf, _if))
 
 
-def _pow(self, other):
+def _pow(self, /, other):
     if type(other) not in _NO_DEFER and _defers(self, other):
         return NotImplemented
     # NumPy computes ``a ** 2`` (a Python int 2) as ``square(a)``: same values, but a bool ``a``
@@ -111,7 +111,7 @@ ndarray.__pow__ = _pow
 _IMATMUL_AXES = {1: [(-1,), (-2, -1), (-1,)], 2: [(-2, -1), (-2, -1), (-2, -1)]}
 
 
-def _imatmul(self, other):
+def _imatmul(self, /, other):
     if type(other) not in _NO_DEFER and _defers(self, other):
         return NotImplemented
     try:
@@ -127,7 +127,7 @@ ndarray.__imatmul__ = _imatmul
 
 
 def _compare(ufunc_name):
-    def op(self, other):
+    def op(self, /, other):
         if type(other) not in _NO_DEFER and _defers(self, other):
             return NotImplemented
         if ufunc_name in ("equal", "not_equal") and (
@@ -159,7 +159,7 @@ for _op, _uf in _COMPARE.items():
 
 
 def _unary(ufunc_name):
-    def op(self):
+    def op(self, /):
         return getattr(tnp, ufunc_name)(self)
     return op
 
@@ -168,13 +168,13 @@ for _op, _uf in _UNARY.items():
     setattr(ndarray, f"__{_op}__", _unary(_uf))
 
 
-def _divmod(self, other):
+def _divmod(self, /, other):
     if type(other) not in _NO_DEFER and _defers(self, other):
         return NotImplemented
     return tnp.divmod(self, other)
 
 
-def _rdivmod(self, other):
+def _rdivmod(self, /, other):
     return tnp.divmod(other, self)
 
 

@@ -57,7 +57,7 @@ ndarray.__new__ = __new__
 
 
 @_protocol
-def __getitem__(self, index):
+def __getitem__(self, /, index):
     root = self._base
     if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
             self._shape) == 1:  # the host tier's element loop, at NumPy's cost
@@ -81,7 +81,7 @@ def __getitem__(self, index):
 
 
 @_protocol
-def __setitem__(self, index, value):
+def __setitem__(self, /, index, value):
     if tiers.following:  # a device value or index: a large host target goes to the device
         tiers.follow(self, value, index)
     if type(value) is masked.MaskedValue and masked.setitem(self, index, value):
@@ -97,7 +97,7 @@ def __round__(self, ndigits=None):
 
 
 @_protocol
-def __array_namespace__(self, *, api_version=None):
+def __array_namespace__(self, /, *, api_version=None):
     return routines.namespace()
 
 
@@ -116,7 +116,7 @@ def __array__(self, dtype=None, /, *, copy=None):
 
 
 @_protocol
-def __index__(self):
+def __index__(self, /):
     """An integer array of one element as an int (a sync, as NumPy's). Otherwise NumPy's
     TypeError: for a stand-in for a NumPy scalar, that scalar's (``'numpy.float64' object
     cannot be interpreted as an integer``, from a zero of its dtype: no sync)."""
@@ -217,13 +217,13 @@ def __hash__(self):
 
 
 @_protocol
-def __contains__(self, value):
+def __contains__(self, /, value):
     """NumPy's: ``(a == value).any()`` (a sync)."""
     return bool(tnp.any(self == value))
 
 
 @_protocol
-def __sizeof__(self):
+def __sizeof__(self, /):
     """NumPy's: the object, its shape and strides and, where the array owns its data (a
     root), its bytes."""
     return object.__sizeof__(self) + 16 * self.ndim + (
