@@ -127,6 +127,18 @@ def constrain(value, rule):
     return value if sharding is None else lax.with_sharding_constraint(value, sharding)
 
 
+def offsets_kind(offsets):
+    """The kind of a view's offsets (a tuple, a leaf of a lazy graph: ``lazy``): ``tuple``, an
+    operand of the compiled graph (one graph serves every offset), unless the mode is
+    ``"sharded"`` with several devices: then ``("fixed", offsets)``, constants of the graph (one
+    graph per offsets), so that XLA's partitioner sees which rows a slice of a split array
+    reads and moves only those (a stencil's halo rows: collective-permutes) where a dynamic
+    offset along the split axis makes it gather the whole array on every device."""
+    if SHARDED and policy() is not None:
+        return "fixed", offsets
+    return tuple
+
+
 def put(host):
     """The NumPy array ``host`` on the device with its ``layout`` (each device receives its own
     block; never the whole array on one device first)."""

@@ -320,17 +320,23 @@ def _composed(key, split=False):
                              lambda k: [get(i) for i in wiring[k][1]], vals)
         return results if found is None else results + (found,)
 
+    fixed = {i: k[1] for i, k in enumerate(kinds) if type(k) is tuple}  # constant offsets
+
+    def constants(leaves):
+        """The leaves with each fixed view offset its constant (``devices.offsets_kind``)."""
+        return tuple(fixed.get(i, a) for i, a in enumerate(leaves)) if fixed else leaves
+
     def run(*leaves):
-        vals, get = values(wiring, leaves)
+        vals, get = values(wiring, constants(leaves))
         return flagged(tuple(vals[i] for i in outs), vals, get)
 
     def run_split(*copies):
         n = len(kinds)
-        results = tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[0][o]
+        results = tuple(values(wiring[:o + 1], constants(copies[k * n:(k + 1) * n]))[0][o]
                         for k, o in enumerate(outs))
         if checks is None:
             return results
-        vals, get = values(wiring, copies[:n])  # (the outputs' checks read ``results``)
+        vals, get = values(wiring, constants(copies[:n]))  # (the outputs' checks read ``results``)
         for o, r in zip(outs, results):
             vals[o] = r
         return flagged(results, vals, get)
