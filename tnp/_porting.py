@@ -252,16 +252,20 @@ def _bytes(n):
 def _format_communication(rows):
     """The lines of communication between devices (``communication``): by program line, the
     collectives its compiled computations ran (runs, bytes all devices sent) and the
-    reshardings; the ``MOVE_ROWS`` lines that moved most."""
+    reshardings, and the buffers as large as a split array on each device; the ``MOVE_ROWS``
+    lines that moved most."""
     if rows is None:
         return []
     if not rows:
         return ["communication between devices: none"]
-    total = sum(b for _, kinds, _ in rows for _, b in kinds.values())
+    total = sum(b for _, kinds, _, _ in rows for _, b in kinds.values())
     out = [f"communication between devices (collectives in the compiled computations; bytes "
            f"all devices sent): {_bytes(total)}:"]
-    for line, kinds, reshards in rows[:MOVE_ROWS]:
+    for line, kinds, reshards, full in rows[:MOVE_ROWS]:
         parts = [f"{kind} x{runs} ({_bytes(b)})" for kind, (runs, b) in sorted(kinds.items())]
+        if full:
+            parts.append(f"{_plural(full, 'full-size buffer')} (a split array's whole size on "
+                         "each device)")
         if reshards:
             parts.append(f"{_plural(sum(reshards.values()), 'resharding')} ("
                          + ", ".join(f"{op} {n}" for op, n in sorted(reshards.items())) + ")")

@@ -6,9 +6,10 @@ and returns its collectives (``KINDS``), each with the bytes all devices togethe
 run under the usual ring and pairwise algorithms (``_sent``): an all-reduce of S bytes over a
 group of g devices sends 2(g-1)S per group, an all-gather or all-to-all of S result bytes
 (g-1)S, a reduce-scatter of S result bytes g(g-1)S, a collective-permute S per
-source-target pair. ``full_size(text)`` counts the buffers in the per-device program as large
-as a split array's global size (a replicated full-size intermediate: a sharded computation
-that XLA could not keep split).
+source-target pair. ``full_size(text)`` counts the buffers the per-device program computes as
+large as a split array's global size (a replicated full-size intermediate: a sharded
+computation that XLA could not keep split; a collective's result is data received, counted as
+communication, not here).
 
 A resharding is a collective that changes where data lives rather than reducing it (an
 all-gather or an all-to-all: a view, reshape, fancy index or product that needs other
@@ -18,8 +19,8 @@ is the one counter of both.
 Under ``python -m tnp run --report`` (``watch``, with ``syncs`` reporting on), every executable
 XLA builds or loads is read once, when it is made (a wrapper of JAX's
 ``compile_or_get_cached``); a computation that ran (``ran``: a lazy flush, a kernel call) adds
-its executable's collectives, bytes and reshardings to the program line that ran it
-(``LINES``).
+its executable's collectives, bytes, reshardings and full-size buffers to the program line
+that ran it (``LINES``).
 """
 import collections
 import math
@@ -44,6 +45,10 @@ _OP_NAME = re.compile(r'op_name="(?:[^"]*/)?([^"/]*)"')
 _PARTITIONS = re.compile(r"num_partitions=(\d+)")
 _TILED = re.compile(r"(\S+)\[([\d,]*)\]\{[^}]*\} parameter\(\d+\), sharding=\{devices=\[([\d,]+)\]"
                     r"[^}]*\}")
+
+_NAME = re.compile(r"^\s*(?:ROOT )?%(([\w-]+?)(?:\.\d+)?) = ")
+_OPERANDS = re.compile(r"%([\w.-]+)")
+_RELAYOUT = ("copy", "wrapped_copy", "bitcast", "transpose", "wrapped_transpose")
 
 Collective = collections.namedtuple("Collective", "kind bytes sent groups op")
 # kind: one of KINDS; bytes: its result's bytes on one device; sent: the bytes all devices send
@@ -113,8 +118,9 @@ def collectives(text):
 
 def full_size(text):
     """(buffers as large as a split parameter's global size, buffers at least its per-device
-    size) among the results of the per-device program's unfused instructions: the first
-    counts replicated full-size intermediates."""
+    size) among the results of the per-device program's unfused instructions, save the
+    collectives' and their copies and relayouts (data received, counted as communication): the
+    first counts replicated full-size intermediates, computed whole on every device."""
     split = []  # (per-device elements, global elements) of each split parameter
     for _, shape, tiles in _TILED.findall(text):
         local = math.prod(int(n) for n in shape.split(",") if n)
@@ -127,6 +133,7 @@ def full_size(text):
     sizes = {g for _, g in split}
     full = large = 0
     fused = False
+    received = set()  # collectives' results, and copies or relayouts of them
     for line in text.splitlines():
         if line.startswith(("%fused", "%ynn_fused", "%region", "%add", "%max", "%min")):
             fused = True
@@ -134,6 +141,11 @@ def full_size(text):
                                           and not line.startswith("%fused")):
             fused = not line.startswith(("ENTRY", "%while", "%body", "%cond", "%wide"))
         if fused or " = " not in line or " parameter(" in line:
+            continue
+        name = _NAME.match(line)
+        if _OP.match(line) or (name and name.group(2).startswith(_RELAYOUT) and set(
+                _OPERANDS.findall(line.split(" = ", 1)[1].split("),", 1)[0])) <= received):
+            received.add(name.group(1) if name else None)
             continue
         for _, shape in _arrays(line.split(" = ", 1)[1].split("(", 1)[0]):
             n = math.prod(shape)
@@ -181,17 +193,21 @@ def ran(computation, args):
     key = (computation, tuple((getattr(a, "shape", None), getattr(a, "dtype", None),
                                getattr(a, "sharding", None)) for a in args))
     if made:
-        _BY_RUN[key] = [c for text in made for c in collectives(text)]
+        sizes = [full_size(text) for text in made]
+        _BY_RUN[key] = ([c for text in made for c in collectives(text)],
+                        sum(f for f, _ in sizes), sum(n for _, n in sizes))
     found = _BY_RUN.get(key)
-    if not found:
+    if not found or not (found[0] or found[1] or found[2]):
         return
     line = syncs.program_line(sys._getframe(1))
     counts = LINES[line]
-    for c in found:
+    for c in found[0]:
         counts[c.kind, c.op] += c.sent
         counts["runs", c.kind, c.op] += 1
         if c.kind in RESHARDING:
             counts["reshards", c.op] += 1
+    counts["full", None] += found[1]
+    counts["buffers", None] += found[2]
 
 
 def _made(executable):
@@ -225,18 +241,22 @@ def watch():
 
 
 def rows():
-    """The report's rows: ``[line, {kind: [runs, bytes]}, {op: reshardings}]`` by program
-    line, most bytes first."""
+    """The report's rows: ``[line, {kind: [runs, bytes]}, {op: reshardings}, full-size
+    buffers]`` by program line, most bytes first (full-size buffers: a split array's global
+    size on one device, summed over the runs)."""
     out = []
     for line, counts in LINES.items():
         kinds, reshards = {}, {}
         for k, n in counts.items():
+            if k[0] in ("full", "buffers"):
+                continue
             if k[0] == "reshards":
                 reshards[k[1]] = reshards.get(k[1], 0) + n
             elif k[0] == "runs":
                 kinds.setdefault(k[1], [0, 0])[0] += n
             else:
                 kinds.setdefault(k[0], [0, 0])[1] += n
-        out.append([line, kinds, reshards])
+        if kinds or reshards or counts["full", None]:
+            out.append([line, kinds, reshards, counts["full", None]])
     out.sort(key=lambda r: -sum(b for _, b in r[1].values()))
     return out
