@@ -137,3 +137,25 @@ def test_run_report_lists_communication(tmp_path, mode):
     assert lines[start + 1].startswith("  line 5 of heat.py: ")
     assert "collective-permute x" in lines[start + 1]
     assert "all-gather" not in lines[start + 1] and "resharding" not in lines[start + 1]
+
+
+def test_full_size_intermediates_read_from_hlo():
+    """``full_size`` finds a buffer of a split array's global size computed on every device (the
+    ``sin`` of a split array made replicated by a sharding constraint) and none when the
+    computation stays split; the gather's own result is communication, not counted."""
+    mesh = jax.sharding.Mesh(jax.devices(), ("d",))
+    split = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("d"))
+    whole = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec())
+    x = jax.device_put(numpy.arange(64 * 16, dtype=numpy.float64).reshape(64, 16), split)
+
+    def replicated(v):
+        return jax.lax.with_sharding_constraint(jax.numpy.sin(v) * 2, whole)
+
+    def kept(v):
+        return jax.numpy.sin(v) * 2
+    full, _ = communication.full_size(jax.jit(replicated).lower(x).compile().as_text())
+    assert full >= 1
+    assert communication.full_size(jax.jit(kept).lower(x).compile().as_text())[0] == 0
+    kinds = {c.kind for c in communication.collectives(
+        jax.jit(replicated).lower(x).compile().as_text())}
+    assert kinds == {"all-gather"}

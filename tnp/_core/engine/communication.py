@@ -48,6 +48,8 @@ _TILED = re.compile(r"(\S+)\[([\d,]*)\]\{[^}]*\} parameter\(\d+\), sharding=\{de
 
 _NAME = re.compile(r"^\s*(?:ROOT )?%(([\w-]+?)(?:\.\d+)?) = ")
 _OPERANDS = re.compile(r"%([\w.-]+)")
+_CONTROL = re.compile(r"(?:body|condition|true_computation|false_computation)=%([\w.-]+)"
+                      r"|branch_computations=\{([^}]*)\}")
 _RELAYOUT = ("copy", "wrapped_copy", "bitcast", "transpose", "wrapped_transpose")
 
 Collective = collections.namedtuple("Collective", "kind bytes sent groups op")
@@ -112,13 +114,28 @@ def collectives(text):
         groups, per = _groups(line, devices)
         op = _OP_NAME.search(line)
         out.append(Collective(m.group(2), nbytes, _sent(m.group(2), nbytes, groups, per, line),
-                              (groups, per), op.group(1) if op else "?"))
+                              (groups, per), op.group(1) if op else "unnamed"))
+    return out
+
+
+def _computations(text):
+    """The HLO module's computations: name (``"ENTRY"`` for the entry) -> instruction lines
+    (in the order printed: a computation's callees come before it)."""
+    out, lines = {}, None
+    for line in text.splitlines():
+        if line.startswith("ENTRY "):
+            lines = out["ENTRY"] = []
+        elif line.startswith("%"):
+            lines = out[line[1:].split(" ", 1)[0]] = []
+        elif line.startswith("  ") and lines is not None:
+            lines.append(line)
     return out
 
 
 def full_size(text):
     """(buffers as large as a split parameter's global size, buffers at least its per-device
-    size) among the results of the per-device program's unfused instructions, save the
+    size) among the results of the per-device program's instructions outside fusions and
+    reducers (the entry computation and the loops' and conditionals' bodies), save the
     collectives' and their copies and relayouts (data received, counted as communication): the
     first counts replicated full-size intermediates, computed whole on every device."""
     split = []  # (per-device elements, global elements) of each split parameter
@@ -131,16 +148,16 @@ def full_size(text):
         return 0, 0
     smallest = min(local for local, _ in split)
     sizes = {g for _, g in split}
+    bodies = _computations(text)
+    called = {"ENTRY"}
+    for lines in bodies.values():
+        for line in lines:
+            for one, many in _CONTROL.findall(line):
+                called.update([one] if one else _OPERANDS.findall(many))
     full = large = 0
-    fused = False
     received = set()  # collectives' results, and copies or relayouts of them
-    for line in text.splitlines():
-        if line.startswith(("%fused", "%ynn_fused", "%region", "%add", "%max", "%min")):
-            fused = True
-        elif line.startswith("ENTRY") or (line.startswith("%") and "{" in line
-                                          and not line.startswith("%fused")):
-            fused = not line.startswith(("ENTRY", "%while", "%body", "%cond", "%wide"))
-        if fused or " = " not in line or " parameter(" in line:
+    for line in (ln for name in called for ln in bodies.get(name, ())):
+        if " = " not in line or " parameter(" in line:
             continue
         name = _NAME.match(line)
         if _OP.match(line) or (name and name.group(2).startswith(_RELAYOUT) and set(
