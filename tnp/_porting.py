@@ -10,8 +10,11 @@ the program's own frames, followed by a line naming the NumPy feature tnp lacks.
 names went through tnp's fallback path and which device-sync points were hit, with counts and the
 program line of each first use; the tier moves (each array copied between the host and the
 device, by program line, direction, shape and dtype); with lazy fusion on (the default;
-``TNP_LAZY=0`` turns it off), the lazy flushes (by program line and reason) and the graphs compiled; and the XLA compiles the program caused (executables loaded from the persistent
-compilation cache counted apart).
+``TNP_LAZY=0`` turns it off), the lazy flushes (by program line and reason) and the graphs compiled;
+the communication between devices (mode "sharded": by program line, the collectives its
+compiled computations ran, the bytes they sent and the reshardings; ``communication``); and the
+XLA compiles the program caused (executables loaded from the persistent compilation cache
+counted apart).
 
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,
@@ -151,7 +154,7 @@ def _report_data(error, compiles, loaded):
     """The report as JSON-serialisable data; ``compiles``: XLA executables the program built by
     compiling, ``loaded``: those it loaded from the persistent compilation cache instead."""
     from tnp._core.dispatch import fallback
-    from tnp._core.engine import lazy, syncs, tiering
+    from tnp._core.engine import communication, lazy, syncs, tiering
     moves = [[line, name, list(shape), dtype, n]
              for (line, name, shape, dtype), n in syncs.MOVES.most_common()]
     flushes = [[line, reason, n] for (line, reason), n in syncs.FLUSHES.most_common()]
@@ -159,7 +162,8 @@ def _report_data(error, compiles, loaded):
     return {"fallback": dict(fallback.USED), "fallback_lines": dict(syncs.FALLBACK_LINES),
             "syncs": dict(syncs.COUNTS), "sync_lines": dict(syncs.LINES), "moves": moves,
             "flushes": flushes, "graphs": lazy.STATS["graphs"], "compiles": compiles,
-            "compiles_loaded": loaded, "tiers": tiers, "error": error}
+            "compiles_loaded": loaded, "tiers": tiers, "communication": communication.rows(),
+            "error": error}
 
 
 def _plural(n, word):
@@ -197,6 +201,7 @@ def format_report(data):
     out += _format_moves(data["moves"])
     out += _format_flushes(data.get("flushes"), data.get("graphs", 0))
     out += _format_tiers(data.get("tiers"))
+    out += _format_communication(data.get("communication"))
     loaded = data.get("compiles_loaded")
     out.append(f"XLA compiles during the program: {data['compiles']}"
                + (f" ({_plural(loaded, 'executable')} loaded from the persistent compilation "
@@ -237,6 +242,39 @@ def _format_tiers(tiers):
     return out
 
 
+def _bytes(n):
+    for unit in ("B", "kB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+        n /= 1000
+
+
+def _format_communication(rows):
+    """The lines of communication between devices (``communication``): by program line, the
+    collectives its compiled computations ran (runs, bytes all devices sent) and the
+    reshardings, and the buffers as large as a split array on each device; the ``MOVE_ROWS``
+    lines that moved most."""
+    if rows is None:
+        return []
+    if not rows:
+        return ["communication between devices: none"]
+    total = sum(b for _, kinds, _, _ in rows for _, b in kinds.values())
+    out = [f"communication between devices (collectives in the compiled computations; bytes "
+           f"all devices sent): {_bytes(total)}:"]
+    for line, kinds, reshards, full in rows[:MOVE_ROWS]:
+        parts = [f"{kind} x{runs} ({_bytes(b)})" for kind, (runs, b) in sorted(kinds.items())]
+        if full:
+            parts.append(f"{_plural(full, 'full-size buffer')} (a split array's whole size on "
+                         "each device)")
+        if reshards:
+            parts.append(f"{_plural(sum(reshards.values()), 'resharding')} ("
+                         + ", ".join(f"{op} {n}" for op, n in sorted(reshards.items())) + ")")
+        out.append(f"  {_where(line)}: " + ", ".join(parts))
+    if rows[MOVE_ROWS:]:
+        out.append(f"  ... {_plural(len(rows) - MOVE_ROWS, 'more row')}")
+    return out
+
+
 def _format_moves(moves):
     """The tier-moves lines: the most frequent ``MOVE_ROWS`` rows, then how many more."""
     from tnp._core.engine.syncs import direction
@@ -258,11 +296,13 @@ def run_program(target, args, is_module, report=False):
     """Run the program under tnp; with ``report``, print the report on stderr after it."""
     import warnings
     from tnp import TnpFallbackWarning
-    from tnp._core.engine import compilecache, syncs, tiering
+    from tnp._core.engine import communication, compilecache, syncs, tiering
     program_dir = os.getcwd() if is_module else os.path.dirname(os.path.abspath(target))
     report_path = settings.get("run_report")
     os.environ.pop(_REPORT_ENV, None)  # (not passed on to the program's own processes)
     syncs.set_program(program_dir, report or report_path)
+    if report or report_path:
+        communication.watch()
     if report:
         warnings.simplefilter("ignore", TnpFallbackWarning)  # the report lists them
     _install_numpy_alias(syncs.in_program)

@@ -14,11 +14,13 @@
   receives its block); a creation kernel takes the policy (``policy()``) as a static argument
   and constrains its result (``constrain``), so XLA makes each block on its device.
   Computations on sharded arrays follow their inputs' shardings (XLA's partitioner), so
-  nothing else places arrays.
+  nothing else places arrays; ``place`` of a split array to another layout is a resharding
+  (``communication.note_reshard``, with the all-gathers and all-to-alls XLA compiles).
 """
 import math
 
 from .. import settings
+from . import communication
 from .jaxload import jax, lax
 
 SHARDED = False  # the mode "sharded" is on
@@ -60,7 +62,13 @@ def place(arr, device):
     target = check(device)
     if target is None:
         return arr
-    out = type(arr)._wrap(jax.device_put(arr._value, target))
+    value = arr._value
+    source = getattr(value, "sharding", None)
+    if source is not None and len(source.device_set) > 1 and (
+            not isinstance(target, jax.sharding.Sharding)
+            or not source.is_equivalent_to(target, value.ndim)):
+        communication.note_reshard("device_put")  # (a split array laid out anew)
+    out = type(arr)._wrap(jax.device_put(value, target))
     out._scalar = arr._scalar
     return out
 
@@ -117,6 +125,18 @@ def constrain(value, rule):
     (``policy()``, a static argument of the kernel), so XLA makes each block on its device."""
     sharding = layout(value.shape, rule)
     return value if sharding is None else lax.with_sharding_constraint(value, sharding)
+
+
+def offsets_kind(offsets):
+    """The kind of a view's offsets (a tuple, a leaf of a lazy graph: ``lazy``): ``tuple``, an
+    operand of the compiled graph (one graph serves every offset), unless the mode is
+    ``"sharded"`` with several devices: then ``("fixed", offsets)``, constants of the graph (one
+    graph per offsets), so that XLA's partitioner sees which rows a slice of a split array
+    reads and moves only those (a stencil's halo rows: collective-permutes) where a dynamic
+    offset along the split axis makes it gather the whole array on every device."""
+    if SHARDED and policy() is not None:
+        return "fixed", offsets
+    return tuple
 
 
 def put(host):

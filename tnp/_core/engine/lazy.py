@@ -44,7 +44,7 @@ import weakref
 import numpy as np
 
 from .. import settings
-from . import fpcheck, lazygraph, lenses, syncs, tracing
+from . import devices, fpcheck, lazygraph, lenses, syncs, tracing
 from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
@@ -362,8 +362,8 @@ def _new(fn, args, shape, dtype, check=None):
                          if type(b) is ArrayImpl else g.leaf(b, id(b), np.ndarray, False))
                 key = _plain_key(v.dyns)
                 d = pos.get(key)
-                codes.append((v.fn, i, g.leaf(v.dyns, key, type(v.dyns), False) if d is None
-                              else d))
+                codes.append((v.fn, i, g.leaf(v.dyns, key, devices.offsets_kind(v.dyns), False)
+                              if d is None else d))
                 continue
             elif t is ArrayImpl:
                 i = pos.get(id(v))
@@ -375,7 +375,7 @@ def _new(fn, args, shape, dtype, check=None):
                 key = (t, v) if t is int or t is float and v else _plain_key(v)  # (its 1st case)
                 i = pos.get(key)
                 if i is None:
-                    i = g.leaf(v, key, t, False)
+                    i = g.leaf(v, key, devices.offsets_kind(v) if t is tuple else t, False)
             codes.append(i)
         g.add(n, fn, tuple(codes), nbytes, check)
     STATS["recorded"] += 1

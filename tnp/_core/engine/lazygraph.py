@@ -22,7 +22,7 @@ computing each output from its own copy of the leaves costs fewer operations. An
 (``lazy.bound``) is declined when its computation recomputes values its outputs share
 (``recomputes``): the graph records on and is computed whole. Each flush is counted with its
 reason (``REASONS``; by program line under ``python -m tnp run --report``:
-``syncs.note_flush``). A graph whose nodes carry floating-point checks (``checks``) returns one
+``syncs.note_flush``, with the collectives its executable runs: ``communication.ran``). A graph whose nodes carry floating-point checks (``checks``) returns one
 more output, its flag, which ``fpcheck`` keeps until the program observes a value.
 
 Recording into a graph and every transition of a node to its value happen under ``LOCK``.
@@ -35,7 +35,7 @@ import weakref
 
 import numpy as np
 
-from . import caches, fpcheck, syncs, tiering, tracing
+from . import caches, communication, fpcheck, syncs, tiering, tracing
 from .jaxload import jax, jcore as _jcore
 
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
@@ -161,11 +161,16 @@ def flush(g, reason):
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
         results = _numpy_tier(key, g.leaves)  # trace: concrete all the same)
         if results is None:
+            reporting = syncs.reporting()
+            if reporting:
+                communication.fresh()
             fn = _executable(key, g.leaves)
             if reason == "early" and fn.recomputes:
                 g.due = None
                 return False
             results = fn(*g.leaves * fn.copies)
+            if reporting:
+                communication.ran(key, g.leaves)
     if len(results) > len(outs):  # the checks' flag (``fpcheck``)
         fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
                         {i: v for i, v in zip(outs, results)})
@@ -315,17 +320,23 @@ def _composed(key, split=False):
                              lambda k: [get(i) for i in wiring[k][1]], vals)
         return results if found is None else results + (found,)
 
+    fixed = {i: k[1] for i, k in enumerate(kinds) if type(k) is tuple}  # constant offsets
+
+    def constants(leaves):
+        """The leaves with each fixed view offset its constant (``devices.offsets_kind``)."""
+        return tuple(fixed.get(i, a) for i, a in enumerate(leaves)) if fixed else leaves
+
     def run(*leaves):
-        vals, get = values(wiring, leaves)
+        vals, get = values(wiring, constants(leaves))
         return flagged(tuple(vals[i] for i in outs), vals, get)
 
     def run_split(*copies):
         n = len(kinds)
-        results = tuple(values(wiring[:o + 1], copies[k * n:(k + 1) * n])[0][o]
+        results = tuple(values(wiring[:o + 1], constants(copies[k * n:(k + 1) * n]))[0][o]
                         for k, o in enumerate(outs))
         if checks is None:
             return results
-        vals, get = values(wiring, copies[:n])  # (the outputs' checks read ``results``)
+        vals, get = values(wiring, constants(copies[:n]))  # (the outputs' checks read ``results``)
         for o, r in zip(outs, results):
             vals[o] = r
         return flagged(results, vals, get)

@@ -18,7 +18,13 @@ from . import caches
 
 def _index_get(static, x, los):
     spans, steps, shape, _ = static
-    y = lax.dynamic_slice(x, los, spans) if x.ndim else x
+    if x.ndim and all(type(lo) is int for lo in los):  # constant offsets: one axis at a
+        y = x  # time, so reads of one row block share their first slice (one halo exchange)
+        for axis, (lo, span) in enumerate(zip(los, spans)):
+            if span != x.shape[axis]:
+                y = lax.slice_in_dim(y, lo, lo + span, axis=axis)
+    else:
+        y = lax.dynamic_slice(x, los, spans) if x.ndim else x
     if any(abs(s) != 1 for s in steps):
         y = lax.slice(y, (0,) * y.ndim, y.shape, tuple(abs(s) for s in steps))
     rev = tuple(i for i, s in enumerate(steps) if s < 0)
@@ -36,10 +42,29 @@ def _index_put(static, x, los, v):
         v = lax.rev(v, rev)
     if not x.ndim:
         return v
+    if all(type(lo) is int for lo in los) and all(s == 1 for s in steps):
+        return _region_put(x, los, spans, v)
     if any(abs(s) != 1 for s in steps):
         block = lax.dynamic_slice(x, los, spans)
         v = block.at[tuple(slice(None, None, abs(s)) for s in steps)].set(v)
     return lax.dynamic_update_slice(x, v, los)
+
+
+def _region_put(x, los, spans, v):
+    """``x`` with the block at the constant offsets ``los`` replaced by ``v``, as a select of
+    ``v`` padded to ``x``'s shape: XLA's partitioner keeps a split ``x`` split (a
+    dynamic-update-slice along a split axis it computes on the gathered array). Offsets are
+    constants in the mode "sharded" only (``devices.offsets_kind``)."""
+    pad = [(lo, n - lo - span, 0) for lo, span, n in zip(los, spans, x.shape)]
+    inside = None
+    for axis, (lo, span, n) in enumerate(zip(los, spans, x.shape)):
+        if span == n:
+            continue
+        i = lax.broadcasted_iota(jnp.int32, x.shape, axis)
+        cond = (i >= lo) & (i < lo + span)
+        inside = cond if inside is None else inside & cond
+    full = lax.pad(v.astype(x.dtype), jnp.zeros((), x.dtype), pad)
+    return full if inside is None else jnp.where(inside, full, x)
 
 
 def _transpose_get(perm, x, _):

@@ -80,6 +80,11 @@ def _note_move(name, value, frame):
     MOVES[line, name, tuple(value.shape), str(value.dtype)] += 1
 
 
+def reporting():
+    """Whether the program's lines are being reported (``set_program``)."""
+    return _reporting
+
+
 def note_flush(reason):
     """A lazy flush ran, forced by ``reason`` (a key of ``lazy.REASONS``)."""
     if _reporting:

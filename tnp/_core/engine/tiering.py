@@ -43,7 +43,7 @@ import weakref
 import numpy as np
 
 from .. import settings
-from . import compilecache, interpreter, syncs, tiercost
+from . import communication, compilecache, interpreter, syncs, tiercost
 from .interpreter_base import ALIGN, Unsupported, is_aligned
 from . import tracing
 from .jaxload import jax, jcore, on_load, wrap_jit
@@ -351,6 +351,14 @@ class Kernel:
         self.bound = _Table()  # (arguments, static values) -> _Static
 
     def __call__(self, *args, **kwargs):
+        if syncs.reporting() and type(tracing.current_trace()) is jcore.EvalTrace:
+            communication.fresh()  # (``python -m tnp run --report``: its collectives counted)
+            out = self._call(*args, **kwargs)
+            communication.ran((self, tuple(kwargs)), args)
+            return out
+        return self._call(*args, **kwargs)
+
+    def _call(self, *args, **kwargs):
         real = self.real
         if (kwargs or self.direct or not active()
                 or type(tracing.current_trace()) is not jcore.EvalTrace):
