@@ -103,10 +103,10 @@ def _plan(jaxpr):
 
 
 def _of_parts(eqn, parts):
-    """``(z, rule)`` when ``eqn`` is a ``jit`` call of a ``PARTS`` function on ``real(z)`` and
-    ``imag(z)`` (its jaxpr the function's own for these inputs, not one of the same name),
-    else ``(None, None)``."""
-    if (eqn.primitive.name != "jit" or eqn.params.get("name") not in PARTS
+    """``(z, rule)`` when ``eqn`` is a ``jit`` call (``pjit`` in older JAX) of a ``PARTS``
+    function on ``real(z)`` and ``imag(z)`` (its jaxpr the function's own for these inputs,
+    not one of the same name), else ``(None, None)``."""
+    if (eqn.primitive.name not in ("jit", "pjit") or eqn.params.get("name") not in PARTS
             or len(eqn.invars) != 2):
         return None, None
     real, imag = (parts.get(v) if type(v) is not jcore.Literal else None for v in eqn.invars)
