@@ -141,6 +141,43 @@ def test_integer_division_on_numpy_tier(device_placement):
         settings.restore(previous)
 
 
+def test_abs_of_complex_on_numpy_tier(device_placement, monkeypatch):
+    """``abs`` of a complex array traces to ``hypot(real(z), imag(z))``: the NumPy tier runs it
+    as NumPy's ``abs(z)`` (``interpreter_elementwise._abs``), bit for bit, infinities and NaN
+    parts included, alone and inside a graph (the masked Mandelbrot's ``abs(Z) < 2``);
+    ``hypot`` of two real arrays stays its own jaxpr, within NumPy's rounding."""
+    from tnp._core.engine import interpreter_base
+    function, rule = interpreter_base.PARTS["hypot"]
+    ran = []
+    monkeypatch.setitem(interpreter_base.PARTS, "hypot",
+                        (function, lambda eqn, z: ran.append(z.dtype) or rule(eqn, z)))
+    previous = settings.update(cold="force")
+    try:
+        parts = numpy.array([0.0, 1.0, -3.0, numpy.inf, -numpy.inf, numpy.nan, 1e308, 1e-320,
+                             5.0, 0.1])
+        for dtype in (numpy.complex128, numpy.complex64):
+            z = numpy.empty(5000, dtype)  # (over the rules' BIG: an aligned output)
+            with numpy.errstate(over="ignore"):  # (1e308 is inf in complex64)
+                z.real, z.imag = numpy.resize(parts, 5000), numpy.resize(parts[::-1], 5000)
+            for a in (z[:10], z):
+                x = np.asarray(a)
+                got, want = numpy.asarray(abs(x)), abs(a)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                numpy.testing.assert_array_equal(got, want)
+                got, want = numpy.asarray(abs(-x) < 2), abs(-a) < 2
+                assert got.dtype == want.dtype
+                numpy.testing.assert_array_equal(got, want)
+        assert set(ran) == {numpy.dtype(numpy.complex128), numpy.dtype(numpy.complex64)}
+        ran.clear()
+        a, b = numpy.linspace(-3, 5, 3000), numpy.linspace(7, -12, 3000)
+        got, want = numpy.asarray(np.hypot(np.asarray(a), np.asarray(b))), numpy.hypot(a, b)
+        assert got.dtype == want.dtype
+        numpy.testing.assert_allclose(got, want, rtol=4e-16)
+        assert not ran
+    finally:
+        settings.restore(previous)
+
+
 def _accelerations(xp, pos, mass):
     diff = pos[None, :, :] - pos[:, None, :]
     r2 = (diff ** 2).sum(axis=2) + 1e-4

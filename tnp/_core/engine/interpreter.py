@@ -14,10 +14,12 @@ Outputs are allocated 64-byte aligned (``aligned``) where a rule writes them its
 ``tiering`` makes them device buffers without a copy (``jax.dlpack``: JAX's CPU client aliases
 an aligned host buffer).
 """
+import weakref
+
 import numpy as np
 
-from .jaxload import jcore
-from .interpreter_base import RULES, Unsupported
+from .jaxload import jax, jcore
+from .interpreter_base import PARTS, RULES, Unsupported
 from . import (interpreter_elementwise, interpreter_indexing, interpreter_reductions,  # noqa: F401
                interpreter_shapes)  # (they register their rules)
 
@@ -54,16 +56,12 @@ def _run(jaxpr, consts, args):
 
     def read(v):
         return fit(v.val, v.aval) if type(v) is jcore.Literal else env[v]
-    for eqn, dead in zip(jaxpr.eqns, _last_uses(jaxpr)):
-        ins = [read(v) for v in eqn.invars]
+    for eqn, invars, dead, fn, listed, many in _plan(jaxpr):
+        ins = [read(v) for v in invars]
         for v in dead:  # (its memory goes back now, not at the jaxpr's end)
             del env[v]
-        name = eqn.primitive.name
-        if name in CALLS:
-            out = CALLS[name](eqn, ins)
-        else:
-            out = RULES[name](eqn, *ins)
-        if eqn.primitive.multiple_results:
+        out = fn(eqn, ins) if listed else fn(eqn, *ins)
+        if many:
             for v, x in zip(eqn.outvars, out):
                 if type(v) is not jcore.DropVar:
                     env[v] = fit(x, v.aval)
@@ -74,16 +72,65 @@ def _run(jaxpr, consts, args):
     return [read(v) for v in jaxpr.outvars]
 
 
-def _last_uses(jaxpr):
-    """Per equation, the variables it reads last (none of the jaxpr's outputs)."""
+_PLANS = weakref.WeakKeyDictionary()  # jaxpr -> its ``_plan`` (made once per jaxpr)
+
+
+def _plan(jaxpr):
+    """Per equation of ``jaxpr``: the equation, the variables it reads (a ``PARTS`` call: the
+    complex variable whose parts it takes), those it reads last (``_last_uses``), its
+    evaluation (a call primitive's or a ``PARTS`` rule's, given the inputs as a list, else its
+    primitive's rule), whether it takes a list, and whether it has several results. Made once
+    per jaxpr: a cold graph runs its jaxpr again until its compile is done."""
+    plan = _PLANS.get(jaxpr)
+    if plan is not None:
+        return plan
+    steps, parts = [], {}
+    for eqn in jaxpr.eqns:
+        name, many = eqn.primitive.name, eqn.primitive.multiple_results
+        if name in ("real", "imag") and type(eqn.invars[0]) is not jcore.Literal:
+            parts[eqn.outvars[0]] = (name, eqn.invars[0])
+        z, fn = _of_parts(eqn, parts)
+        if fn is not None:
+            steps.append((eqn, [z], lambda eqn, ins, fn=fn: [fn(eqn, ins[0])], True, many))
+        elif name in CALLS:
+            steps.append((eqn, eqn.invars, CALLS[name], True, many))
+        else:
+            steps.append((eqn, eqn.invars, RULES[name], False, many))
+    dead = _last_uses([s[1] for s in steps], jaxpr.outvars)
+    plan = _PLANS[jaxpr] = [(eqn, ins, d, fn, listed, many)
+                            for (eqn, ins, fn, listed, many), d in zip(steps, dead)]
+    return plan
+
+
+def _of_parts(eqn, parts):
+    """``(z, rule)`` when ``eqn`` is a ``jit`` call (``pjit`` in older JAX) of a ``PARTS``
+    function on ``real(z)`` and ``imag(z)`` (its jaxpr the function's own for these inputs,
+    not one of the same name), else ``(None, None)``."""
+    if (eqn.primitive.name not in ("jit", "pjit") or eqn.params.get("name") not in PARTS
+            or len(eqn.invars) != 2):
+        return None, None
+    real, imag = (parts.get(v) if type(v) is not jcore.Literal else None for v in eqn.invars)
+    if real is None or imag is None or real != ("real", imag[1]) or imag[0] != "imag":
+        return None, None
+    function, fn = PARTS[eqn.params["name"]]
+    avals = [jax.ShapeDtypeStruct(v.aval.shape, v.aval.dtype) for v in eqn.invars]
+    own = jax.make_jaxpr(function())(*avals).jaxpr.eqns
+    if len(own) != 1 or str(own[0].params.get("jaxpr")) != str(eqn.params["jaxpr"]):
+        return None, None
+    return imag[1], fn
+
+
+def _last_uses(reads, outvars):
+    """Per equation, of the variables it ``reads``, those it reads last (none of the jaxpr's
+    ``outvars``)."""
     last = {}
-    for i, eqn in enumerate(jaxpr.eqns):
-        for v in eqn.invars:
+    for i, vs in enumerate(reads):
+        for v in vs:
             if type(v) is not jcore.Literal:
                 last[v] = i
-    for v in jaxpr.outvars:
+    for v in outvars:
         last.pop(v, None)
-    dead = [[] for _ in jaxpr.eqns]
+    dead = [[] for _ in reads]
     for v, i in last.items():
         dead[i].append(v)
     return dead

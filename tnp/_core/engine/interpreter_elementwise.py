@@ -5,7 +5,8 @@ where ``lax`` defines a value NumPy's C operation leaves undefined (an integer d
 a shift past the width) the rule gives ``lax``'s, which the jaxpr's own selects expect."""
 import numpy as np
 
-from .interpreter_base import Unsupported, aligned, rule
+from .interpreter_base import Unsupported, aligned, of_parts, rule
+from .jaxload import jnp
 
 BIG = 4096  # results of at least this many elements are written to an aligned array
 
@@ -176,6 +177,16 @@ def _select_n(eqn, which, *cases):
     for k, c in enumerate(cases[1:], 1):
         np.copyto(out, c, where=which == k)
     return out
+
+
+@of_parts("hypot", lambda: jnp.hypot)
+def _abs(eqn, z):
+    """``hypot(real(z), imag(z))``, what ``abs`` of a complex array traces to: NumPy's ``abs(z)``
+    itself (one pass, where ``jnp.hypot``'s jaxpr takes a dozen; NumPy's rounding)."""
+    out = _out(eqn)
+    if out is None:
+        return np.abs(z)
+    return np.abs(z, out=out)
 
 
 @rule("clamp")
