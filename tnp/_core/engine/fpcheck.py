@@ -32,7 +32,7 @@ import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
 from .. import settings
-from .jaxload import ArrayImpl, jit
+from .jaxload import ArrayImpl
 
 _PENDING = []  # records of flushed graphs whose flag is not yet read (``_Record``)
 _LOCK = threading.Lock()
@@ -123,23 +123,16 @@ def pending(found, wiring, leaves, checks, outputs):
         _PENDING.append(rec)
 
 
-def eager(check, xs, rs):
-    """Keep the categories of an operation run eagerly while lazy fusion is on (not recorded:
-    ``out=``, ``where=``, two results) on operands ``xs`` with results ``rs``: ``Check.found`` in a
-    kernel of its own (``fperr.flags``, derived from values; no operand is held, so a write
-    may still donate them), given by ``Check.emit`` in the recorded state."""
-    c = state(check)
-    if c is None or type(rs[0]) is not ArrayImpl:  # (a tracer: nothing is checked in a trace)
+def eager(watch, found):
+    """Keep the categories ``found`` of a ufunc call run eagerly while lazy fusion is on (not
+    recorded: ``out=``, ``where=``, two results): ``watch`` is ``state``'s value when the call
+    began, ``found`` the (divide, over, under, invalid) vector its own kernel computed
+    (``fperr.call_flags``: no second kernel, and no operand held, so a write may still donate
+    them), given by ``Check.emit`` in the recorded state. Nothing is kept under a trace."""
+    if type(found) is not ArrayImpl and type(found) is not np.ndarray:
         return
-    fn = _EAGER.get(check)
-    if fn is None:
-        fn = _EAGER[check] = jit(check.found)
-    found = fn(list(xs), list(rs))
     poll()
-    pending(found, None, (), [c], {})
-
-
-_EAGER = weakref.WeakKeyDictionary()  # a check -> its eager flag's kernel
+    pending(found, None, (), [watch], {})
 
 
 POLL = 32  # pending records past which a flush drops those whose flag is known false
