@@ -9,9 +9,10 @@ error state object, a context variable: an operation recorded inside ``errstate(
 extra boolean output (``flag``): a non-finite float result among its outputs, an integer
 division's zero divisor (or minimum by -1), a float cast to an integer out of range. The flush
 does not read it (``pending``): every named sync point (``syncs.record``: printing,
-``__array__``, scalar conversion, ``item``, a bound or mask read...) and the program's exit
-deliver the flags of the graphs flushed before it (``deliver``: the flags are read, waiting for
-their graphs), and a flush finding more than ``POLL`` records drops those whose flag is ready
+``__array__``, scalar conversion, ``item``, a bound or mask read...) delivers the flags of the
+graphs already done once the value it reads is computed (``deliver``: those it was computed
+from among them; a graph still running waits for a later sync point), the program's exit every
+flag, waiting for its graph; and a flush finding more than ``POLL`` records drops those whose flag is ready
 and false (``poll``, no wait). Only a set flag costs more: the graph's operations are evaluated again from its leaves
 (eagerly, in JAX) and each checked one is run by NumPy itself on its host operands, under its
 recorded error state, in the order recorded (``Check.replay``): NumPy's categories, messages
@@ -154,15 +155,25 @@ def _ready(x):
         return True
 
 
-def deliver():
-    """Read every pending flag (waiting for its graph) and give NumPy's warnings of the set
-    ones (``_replay``), in the order flushed. Called at every sync point to the host
-    (``lazy.sync``, the value read computed first) and at exit."""
+def deliver(read=None):
+    """Give NumPy's warnings of the set flags (``_replay``), in the order flushed. At a sync
+    point to the host (``lazy.sync``) ``read`` is the value the program reads, computed first:
+    it is waited for (the read would wait for it), and then only the graphs already done are
+    delivered, which include every graph it was computed from (a graph's flag is an output of
+    its own execution, ready with the others), without waiting for graphs still running (their
+    warnings wait for a later sync point). With ``read`` None (the program's exit, a test's end)
+    every flag is read, waiting for its graph."""
     if not _PENDING or getattr(_DELIVERING, "on", False):
         return
+    if read is not None:
+        _wait(read)
     with _LOCK:
-        recs = _PENDING[:]
-        del _PENDING[:]
+        recs = _PENDING[:] if read is None else [r for r in _PENDING if _ready(r.flag)]
+        if read is None:
+            del _PENDING[:]
+        else:
+            taken = set(map(id, recs))
+            _PENDING[:] = [r for r in _PENDING if id(r) not in taken]
     _DELIVERING.on = True
     try:
         for i, rec in enumerate(recs):
@@ -176,6 +187,13 @@ def deliver():
                     raise
     finally:
         _DELIVERING.on = False
+
+
+def _wait(x):
+    """Wait until the device value ``x`` is computed (a deleted one, or any other value, at
+    once)."""
+    if type(x) is ArrayImpl and not x.is_deleted():
+        x.block_until_ready()
 
 
 def _replay(rec, found):
