@@ -12,11 +12,12 @@ does not read it (``pending``): every named sync point (``syncs.record``: printi
 ``__array__``, scalar conversion, ``item``, a bound or mask read...) delivers the flags of the
 graphs already done once the value it reads is computed (``deliver``: those it was computed
 from among them; a graph still running waits for a later sync point), the program's exit every
-flag, waiting for its graph; and a flush finding more than ``POLL`` records drops those whose flag is ready
-and false (``poll``, no wait). Only a set flag costs more: the graph's operations are evaluated again from its leaves
-(eagerly, in JAX) and each checked one is run by NumPy itself on its host operands, under its
-recorded error state, in the order recorded (``Check.replay``): NumPy's categories, messages
-and modes, a warning placed at the program's line that observed the value. A leaf the record
+flag, waiting for its graph; and a flush finding more than ``POLL`` records drops those whose
+flag is ready and false (``poll``, no wait). Only a set flag costs more: the graph's operations
+are evaluated again from its leaves (eagerly, in JAX) and each checked one is run by NumPy
+itself on its host operands, under its recorded error state, in the order recorded
+(``Check.replay``): NumPy's categories, messages and modes, a warning placed at the program's
+line that observed the value. A leaf the record
 no longer has (held weakly: donated to an in-place result, or freed) leaves the operations
 reading it to ``Check.guess`` (categories from the result). What the flag cannot see: an error
 whose non-finite value does not reach an output of the graph (``1/(1 + exp(-x))`` with ``exp``
