@@ -91,7 +91,8 @@ def main():
     t = tnp.asarray(j)
     lines = [f"# The floating-point flag's cost ({args.n:,} float64 elements, {args.repeat} calls "
              f"each in turns; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)",
-             "", "Ratios to the case without the flag: minimum / median.", "",
+             "", f"XLA_FLAGS: `{os.environ.get('XLA_FLAGS', '')}`", "",
+             "Ratios to the case without the flag: minimum / median.", "",
              "| case | run | " + " | ".join(FLAGS) + " | without (min / median) |",
              "|---|---|" + "---|" * (len(FLAGS) + 1)]
     try:
