@@ -128,6 +128,30 @@ def test_recorded_state_governs_later_flush():
         assert [str(w.message) for w in caught] == ["divide by zero encountered in divide"]
 
 
+MIXED = {
+    "recorded": lambda xp: xp.asarray([1e308, 1.0]) * 10,
+    "out= and where=": lambda xp: xp.multiply(xp.asarray([1e308, 1e308]), 10, out=xp.zeros(2),
+                                              where=xp.asarray([True, False])),
+    "two results": lambda xp: divmod(xp.asarray([1.0, 2.0]), xp.asarray([0.0, 1.0])),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MIXED))
+def test_other_categories_warn_while_one_raises(case):
+    """With one category in 'raise' (every call then runs eagerly, its flags read at the
+    statement), the others still give NumPy's warnings (kept from the call's own kernel)."""
+    said = {}
+    for xp in (numpy, tnp):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with numpy.errstate(under="raise"):
+                r = MIXED[case](xp)
+            for v in r if isinstance(r, tuple) else (r,):
+                numpy.asarray(v)
+        said[xp] = [(w.category, str(w.message)) for w in caught]
+    assert said[tnp] == said[numpy] and said[numpy]
+
+
 def test_warning_points_at_the_program():
     """The warning names the program's file (the line that observed the value, where NumPy
     names the line of the operation), not a tnp module."""

@@ -9,8 +9,9 @@ reduction or accumulation whose mode for a category ('divide', 'over', 'under', 
 documented sync point), raising ``FloatingPointError`` with NumPy's message ("divide by zero
 encountered in floor_divide", "overflow encountered in reduce") after ``out=`` is written, as
 NumPy does; integer division by zero counts, as in NumPy. Modes 'warn' (NumPy's default),
-'print', 'log' and 'call' are checked without a sync: each fused graph computes one flag, read
-at the program's next sync point, and a set flag has NumPy replay the graph's operations under
+'print', 'log' and 'call' are checked without a sync: each fused graph (or call not fused)
+computes one flag, read at a sync point once its graph is done (at the latest when the program
+reads a value computed from it), and a set flag has NumPy replay the graph's operations under
 the state each was recorded in (``tnp._core.engine.fpcheck``): NumPy's own warnings, delivered
 when the program reads a value. Under a JAX trace (``jax.jit``, ``tnp_ext.jit``) nothing is
 checked. README's diff-fp-warnings says what is not reported.

@@ -9,13 +9,15 @@ error state object, a context variable: an operation recorded inside ``errstate(
 extra boolean output (``flag``): a non-finite float result among its outputs, an integer
 division's zero divisor (or minimum by -1), a float cast to an integer out of range. The flush
 does not read it (``pending``): every named sync point (``syncs.record``: printing,
-``__array__``, scalar conversion, ``item``, a bound or mask read...) and the program's exit
-deliver the flags of the graphs flushed before it (``deliver``: the flags are read, waiting for
-their graphs), and a flush finding more than ``POLL`` records drops those whose flag is ready
-and false (``poll``, no wait). Only a set flag costs more: the graph's operations are evaluated again from its leaves
-(eagerly, in JAX) and each checked one is run by NumPy itself on its host operands, under its
-recorded error state, in the order recorded (``Check.replay``): NumPy's categories, messages
-and modes, a warning placed at the program's line that observed the value. A leaf the record
+``__array__``, scalar conversion, ``item``, a bound or mask read...) delivers the flags of the
+graphs already done once the value it reads is computed (``deliver``: those it was computed
+from among them; a graph still running waits for a later sync point), the program's exit every
+flag, waiting for its graph; and a flush finding more than ``POLL`` records drops those whose
+flag is ready and false (``poll``, no wait). Only a set flag costs more: the graph's operations
+are evaluated again from its leaves (eagerly, in JAX) and each checked one is run by NumPy
+itself on its host operands, under its recorded error state, in the order recorded
+(``Check.replay``): NumPy's categories, messages and modes, a warning placed at the program's
+line that observed the value. A leaf the record
 no longer has (held weakly: donated to an in-place result, or freed) leaves the operations
 reading it to ``Check.guess`` (categories from the result). What the flag cannot see: an error
 whose non-finite value does not reach an output of the graph (``1/(1 + exp(-x))`` with ``exp``
@@ -32,7 +34,7 @@ import numpy as np
 from numpy._core._ufunc_config import _extobj_contextvar as _extobj  # NumPy's errstate holder
 
 from .. import settings
-from .jaxload import ArrayImpl, jit
+from .jaxload import ArrayImpl
 
 _PENDING = []  # records of flushed graphs whose flag is not yet read (``_Record``)
 _LOCK = threading.Lock()
@@ -123,23 +125,16 @@ def pending(found, wiring, leaves, checks, outputs):
         _PENDING.append(rec)
 
 
-def eager(check, xs, rs):
-    """Keep the categories of an operation run eagerly while lazy fusion is on (not recorded:
-    ``out=``, ``where=``, two results) on operands ``xs`` with results ``rs``: ``Check.found`` in a
-    kernel of its own (``fperr.flags``, derived from values; no operand is held, so a write
-    may still donate them), given by ``Check.emit`` in the recorded state."""
-    c = state(check)
-    if c is None or type(rs[0]) is not ArrayImpl:  # (a tracer: nothing is checked in a trace)
+def eager(watch, found):
+    """Keep the categories ``found`` of a ufunc call run eagerly while lazy fusion is on (not
+    recorded: ``out=``, ``where=``, two results): ``watch`` is ``state``'s value when the call
+    began, ``found`` the (divide, over, under, invalid) vector its own kernel computed
+    (``fperr.call_flags``: no second kernel, and no operand held, so a write may still donate
+    them), given by ``Check.emit`` in the recorded state. Nothing is kept under a trace."""
+    if type(found) is not ArrayImpl and type(found) is not np.ndarray:
         return
-    fn = _EAGER.get(check)
-    if fn is None:
-        fn = _EAGER[check] = jit(check.found)
-    found = fn(list(xs), list(rs))
     poll()
-    pending(found, None, (), [c], {})
-
-
-_EAGER = weakref.WeakKeyDictionary()  # a check -> its eager flag's kernel
+    pending(found, None, (), [watch], {})
 
 
 POLL = 32  # pending records past which a flush drops those whose flag is known false
@@ -161,15 +156,25 @@ def _ready(x):
         return True
 
 
-def deliver():
-    """Read every pending flag (waiting for its graph) and give NumPy's warnings of the set
-    ones (``_replay``), in the order flushed. Called at every sync point to the host
-    (``lazy.sync``, the value read computed first) and at exit."""
+def deliver(read=None):
+    """Give NumPy's warnings of the set flags (``_replay``), in the order flushed. At a sync
+    point to the host (``lazy.sync``) ``read`` is the value the program reads, computed first:
+    it is waited for (the read would wait for it), and then only the graphs already done are
+    delivered, which include every graph it was computed from (a graph's flag is an output of
+    its own execution, ready with the others), without waiting for graphs still running (their
+    warnings wait for a later sync point). With ``read`` None (the program's exit, a test's end)
+    every flag is read, waiting for its graph."""
     if not _PENDING or getattr(_DELIVERING, "on", False):
         return
+    if read is not None:
+        _wait(read)
     with _LOCK:
-        recs = _PENDING[:]
-        del _PENDING[:]
+        recs = _PENDING[:] if read is None else [r for r in _PENDING if _ready(r.flag)]
+        if read is None:
+            del _PENDING[:]
+        else:
+            taken = set(map(id, recs))
+            _PENDING[:] = [r for r in _PENDING if id(r) not in taken]
     _DELIVERING.on = True
     try:
         for i, rec in enumerate(recs):
@@ -183,6 +188,13 @@ def deliver():
                     raise
     finally:
         _DELIVERING.on = False
+
+
+def _wait(x):
+    """Wait until the device value ``x`` is computed (a deleted one, or any other value, at
+    once)."""
+    if type(x) is ArrayImpl and not x.is_deleted():
+        x.block_until_ready()
 
 
 def _replay(rec, found):

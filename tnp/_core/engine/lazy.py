@@ -216,13 +216,14 @@ def value(x):
 
 def sync(x):
     """A sync point reads ``x`` (``syncs.record``): a tnp array's pending root is computed
-    (the flush its read would make) and the floating-point warnings of every graph flushed so
-    far are given (``fpcheck.deliver``), before the program sees the value."""
+    (the flush its read would make) and the floating-point warnings of the graphs done once it
+    is are given (``fpcheck.deliver``: every graph it was computed from among them), before the
+    program sees the value."""
     root = getattr(x, "_root", None)
-    b = getattr(root, "_buf", None)
+    b = getattr(root, "_buf", None) if root is not None else x
     if type(b) is Node:
-        value(b)
-    fpcheck.deliver()
+        b = value(b)
+    fpcheck.deliver(b)
 
 
 syncs.ON_SYNC.append(sync)

@@ -98,6 +98,22 @@ def flags(name, xs, rs, along=None):
     return div, ovf, und, inv
 
 
+def call_flags(name, raw, xs, rs, ranges=None, where=None):
+    """(divide, over, under, invalid) of a ufunc call as one device vector, computed inside the
+    call's kernel: ``flags`` of its operands ``xs`` (cast to the loop) and results ``rs``,
+    counting only the elements ``where`` selects (None: all); an operand ``raw[i]`` (before the
+    cast) that is a float cast to an integer loop outside ``ranges[i]`` is 'invalid'."""
+    if where is not None:  # an unselected element counts as 1 (no error)
+        xs = [jnp.where(where, x, 1) for x in xs]
+        rs = [jnp.where(where, r, 1) for r in rs]
+    div, ovf, und, inv = flags(name, xs, list(rs))
+    for i, (lo, hi) in (ranges or {}).items():
+        x = jnp.asarray(raw[i])
+        if x.dtype.kind == "f":
+            inv = inv | jnp.any(~((x >= lo) & (x < hi)) & (True if where is None else where))
+    return jnp.stack([div, ovf, und, inv])
+
+
 INT_FOLDS = frozenset({"floor_divide", "remainder", "fmod"})  # integer folds that flag
 
 
@@ -249,19 +265,6 @@ class Check:
                 lo, hi = self.ranges[i]
                 found.append(jnp.any(~((x >= lo) & (x < hi))))
         return functools.reduce(jnp.logical_or, found) if found else None
-
-    def found(self, xs, rs):
-        """(divide, over, under, invalid) of an eager call, derived from values (``flags``)
-        inside a kernel: its operands ``xs`` and results ``rs``; a float cast to an integer
-        operand out of range counts as 'invalid'."""
-        xs = list(xs)
-        casts = [jnp.any(~((jnp.asarray(xs[i]) >= lo) & (jnp.asarray(xs[i]) < hi)))
-                 for i, (lo, hi) in self.ranges.items() if jnp.asarray(xs[i]).dtype.kind == "f"]
-        xs = [jnp.asarray(x) for x in xs]
-        div, ovf, und, inv = flags(self.name, xs, list(rs))
-        for c in casts:
-            inv = inv | c
-        return jnp.stack([div, ovf, und, inv])
 
     def emit(self, found):
         """NumPy's handler for the categories ``found`` in the current state (``emit``)."""

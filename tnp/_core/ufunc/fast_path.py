@@ -65,13 +65,15 @@ def device_call(uf):
                     node = record_node(kernel, args, gufunc)
                     if node is not None:
                         return lazy.adopt(ndarray._wrap(node))
-                try:
+                # not recorded (two results): the lazy modes' flags from the call's own kernel
+                watch = fpcheck.state(kernel.fp_check) if lazy.on else None  # (TNP_LAZY=0:
+                try:  # 'raise' only)
                     xs = [a._value if type(a) is ndarray else a for a in args]
-                    results = kernel(*xs)[0]
+                    results, found = (kernel if watch is None else kernel.checked())(*xs)
                 except (TypeError, ValueError, IndexError, OverflowError):  # mismatched shapes,
                     return uf._call(*args)  # an int past the dtype: NumPy's error
-                if kernel.fp_check is not None and lazy.on:  # (TNP_LAZY=0: 'raise' only)
-                    fpcheck.eager(kernel.fp_check, xs, results)
+                if watch is not None:
+                    fpcheck.eager(watch, found)
                 if nout == 1:
                     return ndarray._wrap(results[0])
                 return tuple(ndarray._wrap(r) for r in results)

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..engine import lazy
 from ..rules import dtypes, probe
-from ..numerics.fperr import flags as _fp_flags, ufunc_check
+from ..numerics.fperr import call_flags as _call_flags, ufunc_check
 from ..array.ndarray import ndarray
 from ..numerics.casting import numpy_cast
 from ..dispatch.normalize import to_jax
@@ -92,18 +92,32 @@ def hashable_signature(signature):
 # ---- compiled kernels --------------------------------------------------------------------
 def kernel(uf, in_dtypes, out_dtypes, check):
     """The compiled kernel of ``uf``'s loop (``ufunc._kernel`` caches it): the operands cast to
-    ``in_dtypes``, the results to ``out_dtypes``; with ``check``, the float-error flags too."""
+    ``in_dtypes``, the results to ``out_dtypes``; with ``check``, the float-error flags too
+    (``fperr.call_flags``, in the same kernel), and with ``check == "where"`` a last operand,
+    the ``where=`` mask, selects the elements they count (a mask that does not fit the
+    results is left to the caller's NumPy error)."""
     impl = uf._impl
+    fp_check = (None if uf._core is not None  # (lazy fusion's check; not for gufuncs)
+                else ufunc_check(uf._np, in_dtypes, out_dtypes))
+    ranges = None if fp_check is None else fp_check.ranges
 
     def kernel(*xs):
+        wh = None
+        if check == "where":
+            *xs, wh = xs
+        raw = xs
         xs = [cast_in(x, dt) for x, dt in zip(xs, in_dtypes)]
         r = impl(*xs)
         r = r if isinstance(r, tuple) else (r,)
         r = tuple(numpy_cast(v, dt) for v, dt in zip(r, out_dtypes))
-        return (r, _fp_flags(uf.__name__, xs, r)) if check else (r, None)
+        if not check:
+            return r, None
+        if wh is not None and not fits(r[0].shape, wh.shape):
+            wh = None
+        return r, _call_flags(uf.__name__, raw, xs, r, ranges, wh)
     compiled = jit(kernel)
-    compiled.fp_check = (None if uf._core is not None  # (lazy fusion's check; not for gufuncs)
-                         else ufunc_check(uf._np, in_dtypes, out_dtypes))
+    compiled.fp_check = fp_check
+    compiled.checked = lambda: uf._kernel(in_dtypes, out_dtypes, True)  # (its flagged twin)
     return compiled
 
 

@@ -27,9 +27,9 @@ from ..engine import caches, fpcheck, lazy
 from ..rules import dtypes, probe
 from ..dispatch import frontend, host, tiers
 from ..array import masked, write
-from ..numerics.fperr import check_cast as _check_cast, errcheck as _errcheck, flags as _fp_flags
+from ..numerics.fperr import check_cast as _check_cast, errcheck as _errcheck
 from ..array.ndarray import ndarray
-from ..dispatch.normalize import out_arrays, to_jax, where_mask
+from ..dispatch.normalize import out_arrays, where_mask
 from . import fast_path, loops, reduction_bodies, reductions, registry
 from .loops import fits, is_tracer
 from .overrides import NO_OVERRIDE, array_wrap, dispatch, override_call
@@ -231,7 +231,7 @@ class ufunc:
             if o is not None:
                 write.assign(o, r, where=wh)
         if pending is not None:
-            _errcheck.report(self.__name__, *pending)
+            self._report(pending)
         if self.nout == 1:
             return outs[0]
         return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
@@ -243,7 +243,8 @@ class ufunc:
         errstate's flags (None without checks), or ``(array, _RECORDED)`` when recorded."""
         if self.__name__ == "power" and in_dts[1].kind in "iu":
             loops.check_int_power(lazy.value(ops[1]), in_dts[1])
-        check = _errcheck.modes() if not any(is_tracer(o) for o in ops) else None
+        traced = any(is_tracer(o) for o in ops)
+        check = _errcheck.modes() if not traced else None
         kernel = self._kernel(in_dts, out_dts, check is not None)
         fast = (check is None and (outs is None or lazy.on and self._default_loop(keys, out_dts))
                 and dtype is None and signature is None
@@ -263,28 +264,35 @@ class ufunc:
             for o, dt in zip(ops, in_dts):
                 if getattr(o, "dtype", dt).kind in "fc" and dt.kind in "iu":
                     _check_cast(o, dt)
+        # the lazy modes ('warn'...): the flags from this call's own kernel, kept pending
+        watch = fpcheck.state(kernel.fp_check) if lazy.on and not traced else None
+        args = ops
+        if check is not None or watch is not None:
+            kernel = self._kernel(in_dts, out_dts, True if wh is None else "where")
+            args = ops if wh is None else [*ops, wh]
         try:
-            results, flags = kernel(*ops)
+            results, flags = kernel(*args)
         except (TypeError, ValueError, IndexError):  # (JAX's gufuncs index core dims)
             loops.numpy_error(self._np, ops, outs, wh)
             raise
-        if check is None and kernel.fp_check is not None and lazy.on and not any(
-                is_tracer(r) for r in results) and (  # 'warn' and the other lazy modes (a
-                wh is None or fits(results[0].shape, wh.shape)):  # bad where=: NumPy's error)
-            fpcheck.eager(kernel.fp_check, [jnp.where(wh, to_jax(x), 1) for x in ops]
-                          if wh is not None else ops,
-                          results if wh is None else [jnp.where(wh, r, 1) for r in results])
-        if check is not None and not is_tracer(flags[0]):
-            if wh is not None:  # only the elements written count, as in NumPy's loop
-                flags = _fp_flags(self.__name__, [jnp.where(wh, to_jax(x), 1) for x in ops],
-                                  [jnp.where(wh, r, 1) for r in results])
-            return results, (check, flags)
-        return results, None
+        if flags is None or is_tracer(flags):
+            return results, None
+        return results, (check, watch, flags)
+
+    def _report(self, pending):
+        """The floating-point errors of a call run eagerly (``_run``'s ``pending``: after its
+        ``out=`` is written, as NumPy does): 'raise' at once (``errcheck.report``, a sync), the
+        lazy modes kept until the next sync point (``fpcheck.eager``)."""
+        modes, watch, flags = pending
+        if modes is not None:
+            _errcheck.report(self.__name__, modes, flags)
+        if watch is not None:
+            fpcheck.eager(watch, flags)
 
     def _new_results(self, args, results, wrap, pending):
         """The call's results as new arrays (no ``out=``), through ``wrap`` (``array_wrap``)."""
         if pending is not None:
-            _errcheck.report(self.__name__, *pending)
+            self._report(pending)
         if wrap is not None:
             res = [wrap(ndarray._wrap(r), (self, args, i), r.ndim == 0)
                    for i, r in enumerate(results)]
