@@ -150,7 +150,7 @@ def item(self, *args):
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         syncs.record("item", self)
-        return np.asarray(self._value).item()
+        return devices.to_host(self._value).item()
     if len(args) == 1 and isinstance(args[0], (int, np.integer)):
         return tnp.ravel(self)[args[0]].item()
     if len(args) > 1 and len(args) != self.ndim:

@@ -1,0 +1,75 @@
+"""JAX's distributed runtime: one program over many processes.
+
+``start`` is the one way tnp starts it (``tnp_ext.distributed.initialize`` calls it too): on a
+CPU it first selects gloo for the cross-process collectives, then calls
+``jax.distributed.initialize`` with bounded timeouts, so a process that cannot reach the
+coordinator, or a peer that dies, ends the run with JAX's error instead of a hang. With the
+setting ``distributed`` (``TNP_DISTRIBUTED=1``, which ``python -m tnp run --processes N`` sets
+for each process it starts), tnp starts it by itself as JAX loads, before the first device use
+(``jaxconfig``): an unmodified program then sees every process's devices in ``jax.devices()``,
+and the placement mode ``sharded`` lays its arrays out over all of them.
+
+Every process runs the same program, so every process takes the same decisions: in a
+distributed run the placement decisions that depend on a clock (the host tier's warm-up, the
+cold tier's compile estimates) are made by their deterministic rules unless the environment
+set them (``_DETERMINISTIC``); a process deciding otherwise than its peers would wait on a
+collective forever. Values that leave the array world gather from every process
+(``devices.to_host``); files are written once, by process 0 (``writes_files``).
+"""
+from .. import settings
+from . import jaxload
+
+# settings whose defaults depend on a clock, and their deterministic values in a distributed run
+_DETERMINISTIC = {"host_warmup_ms": 0, "cold": "off"}
+
+
+def start(coordinator=None, processes=None, process_id=None, local_devices=None,
+          timeout=None, **kwargs):
+    """Start JAX's distributed runtime (before any device is used): ``coordinator`` (host:port),
+    ``processes`` and ``process_id`` None for the cluster's launcher to give them (SLURM, Open
+    MPI, ...); ``local_devices``: this process's GPU ids; ``timeout``: seconds to wait for every
+    process at the coordinator, and without a heartbeat before a process counts as dead (the
+    setting ``distributed_timeout`` when None)."""
+    jax = jaxload.jax
+    if jax.config.jax_cpu_collectives_implementation in (None, "none"):
+        jax.config.update("jax_cpu_collectives_implementation", "gloo")
+    timeout = settings.get("distributed_timeout") if timeout is None else timeout
+    kwargs.setdefault("initialization_timeout", timeout)
+    kwargs.setdefault("heartbeat_timeout_seconds", timeout)
+    kwargs.setdefault("shutdown_timeout_seconds", timeout)
+    jax.distributed.initialize(coordinator_address=coordinator, num_processes=processes,
+                               process_id=process_id, local_device_ids=local_devices, **kwargs)
+    decide_by_rules()
+
+
+def decide_by_rules():
+    """Make the clock-dependent settings left at their defaults deterministic."""
+    defaults = {name: value for name, value in _DETERMINISTIC.items()
+                if settings.source(name) == "default"}
+    if defaults:
+        settings.update(**defaults)
+
+
+def start_from_settings():
+    """``start`` with the settings' values, when the setting ``distributed`` is on (called as
+    JAX loads)."""
+    if settings.get("distributed"):
+        start(settings.get("coordinator"), settings.get("processes"),
+              settings.get("process_id"), settings.get("local_devices"))
+
+
+def running():
+    """Whether this process is one of several running the program."""
+    return jaxload.loaded() and jaxload.jax.process_count() > 1
+
+
+def writes_files():
+    """Whether this process writes the program's files: process 0 of a distributed run, or the
+    only process. (With ``TNP_DISTRIBUTED`` set, JAX is loaded to know.)"""
+    if settings.get("distributed"):
+        jaxload.load()
+    return not running() or jaxload.jax.process_index() == 0
+
+
+if settings.get("distributed"):
+    decide_by_rules()  # from the start: the host tier's warm-up begins before JAX loads
