@@ -11,25 +11,28 @@ count, unless ``XLA_FLAGS`` names one) and the placement mode ``sharded`` unless
 loads (``tnp._core.engine.distributed``), so the program sees N x K devices and its large arrays
 are split over all of them.
 
-One output: process 0's stdout and stderr pass through; the others' are kept in temporary files
-and shown only when that process fails. The launcher watches every process: when one exits with
+One output: process 0's stdout and stderr pass through (less gloo's line per device as it
+connects); the others' are kept in temporary files and shown only when that process fails. The launcher watches every process: when one exits with
 an error or is killed, it stops the others and exits with that process's status (a signal N as
 128 + N), saying which process failed; a process that cannot reach the coordinator fails by
 itself within ``TNP_DISTRIBUTED_TIMEOUT`` seconds. The exit status is 0 when every process
 exits with 0.
 """
 import os
-import signal
+import re
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from tnp._core import settings
 
 _POLL_S = 0.05  # how often the launcher looks at its processes
-_GRACE_S = 5  # how long a process stopped with SIGTERM has before SIGKILL
+# gloo's line as it connects, which it prints on stdout (also in the middle of a line)
+_GLOO_CONNECTED = re.compile(rb"\[Gloo\] Rank \d+ is connected to \d+ peer ranks\. Expected "
+                             rb"number of connected peer ranks is : \d+\n")
 _SHOWN_CHARS = 6000  # the tail of a failed process's captured output that is shown
 _DEVICE_COUNT_FLAG = "--xla_force_host_platform_device_count"
 
@@ -73,22 +76,28 @@ def _exit_code(code):
 
 
 def _stop(procs):
-    """Stop every process still running: SIGTERM, then SIGKILL after ``_GRACE_S``."""
+    """Kill every process still running (one whose peer failed would wait on it, or catch
+    SIGTERM: JAX's preemption notifier does)."""
     for p in procs:
         if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + _GRACE_S
-    for p in procs:
-        try:
-            p.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
             p.kill()
-            p.wait()
+    for p in procs:
+        p.wait()
+
+
+def _pass(pipe, out):
+    """Copy process 0's output ``pipe`` to ``out`` (our stdout or stderr), without the line per
+    device that gloo prints on stdout as it connects."""
+    for line in iter(pipe.readline, b""):
+        line = _GLOO_CONNECTED.sub(b"", line)
+        if line:
+            out.buffer.write(line)
+            out.buffer.flush()
 
 
 def _show(index, log):
     log.seek(0)
-    text = log.read().decode(errors="replace")
+    text = _GLOO_CONNECTED.sub(b"", log.read()).decode(errors="replace")
     if text.strip():
         cut = text[-_SHOWN_CHARS:]
         sys.stderr.write(f"---- output of process {index} "
@@ -112,17 +121,26 @@ def launch(run_args, processes, devices):
         for i in range(processes):
             env = process_env(os.environ, i, processes, devices, port)
             if i == 0:
-                procs.append(subprocess.Popen(cmd, env=env))
+                procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE))
+                copiers = [threading.Thread(target=_pass, args=(pipe, out), daemon=True)
+                           for pipe, out in ((procs[0].stdout, sys.stdout),
+                                             (procs[0].stderr, sys.stderr))]
+                for c in copiers:
+                    c.start()
                 continue
             log = tempfile.TemporaryFile()
             logs.append(log)
             procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                           stdin=subprocess.DEVNULL))
-        return _watch(procs, logs)
+        code = _watch(procs, logs)
     finally:
         _stop(procs)
         for log in logs:
             log.close()
+    for c in copiers:
+        c.join(timeout=5)  # (process 0's output to its end)
+    return code
 
 
 def _watch(procs, logs):

@@ -16,6 +16,9 @@ set them (``_DETERMINISTIC``); a process deciding otherwise than its peers would
 collective forever. Values that leave the array world gather from every process
 (``devices.to_host``); files are written once, by process 0 (``writes_files``).
 """
+import socket
+import time
+
 from .. import settings
 from . import jaxload
 
@@ -30,16 +33,38 @@ def start(coordinator=None, processes=None, process_id=None, local_devices=None,
     MPI, ...); ``local_devices``: this process's GPU ids; ``timeout``: seconds to wait for every
     process at the coordinator, and without a heartbeat before a process counts as dead (the
     setting ``distributed_timeout`` when None)."""
+    timeout = settings.get("distributed_timeout") if timeout is None else timeout
+    if coordinator and process_id:
+        _reach(coordinator, process_id, processes, timeout)
     jax = jaxload.jax
     if jax.config.jax_cpu_collectives_implementation in (None, "none"):
         jax.config.update("jax_cpu_collectives_implementation", "gloo")
-    timeout = settings.get("distributed_timeout") if timeout is None else timeout
     kwargs.setdefault("initialization_timeout", timeout)
     kwargs.setdefault("heartbeat_timeout_seconds", timeout)
     kwargs.setdefault("shutdown_timeout_seconds", timeout)
     jax.distributed.initialize(coordinator_address=coordinator, num_processes=processes,
                                process_id=process_id, local_device_ids=local_devices, **kwargs)
     decide_by_rules()
+
+
+def _reach(coordinator, process_id, processes, timeout):
+    """Wait until the coordinator accepts connections; after ``timeout`` seconds raise
+    ``ConnectionError`` naming this process and the address (JAX's client would abort the
+    process with a C++ stack trace instead)."""
+    host, _, port = coordinator.rpartition(":")
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return
+        except OSError as exc:
+            if time.monotonic() >= deadline:
+                of = f" of {processes}" if processes else ""
+                raise ConnectionError(
+                    f"tnp: process {process_id}{of} could not reach the coordinator at "
+                    f"{coordinator} within {timeout} s ({exc.strerror or exc}); is process 0 "
+                    f"running? (TNP_COORDINATOR, TNP_DISTRIBUTED_TIMEOUT)") from None
+            time.sleep(0.1)
 
 
 def decide_by_rules():
