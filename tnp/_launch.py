@@ -30,9 +30,10 @@ import time
 from tnp._core import settings
 
 _POLL_S = 0.05  # how often the launcher looks at its processes
-# gloo's line as it connects, which it prints on stdout (also in the middle of a line)
+# gloo's line as it connects, which each device's thread prints on stdout (in the middle of
+# another line, or of another thread's, whose newline then follows later)
 _GLOO_CONNECTED = re.compile(rb"\[Gloo\] Rank \d+ is connected to \d+ peer ranks\. Expected "
-                             rb"number of connected peer ranks is : \d+\n")
+                             rb"number of connected peer ranks is : \d+(\n?)")
 _SHOWN_CHARS = 6000  # the tail of a failed process's captured output that is shown
 _DEVICE_COUNT_FLAG = "--xla_force_host_platform_device_count"
 
@@ -88,9 +89,13 @@ def _stop(procs):
 def _pass(pipe, out):
     """Copy process 0's output ``pipe`` to ``out`` (our stdout or stderr), without the line per
     device that gloo prints on stdout as it connects."""
+    owed = 0  # newlines of gloo's lines still to come
     for line in iter(pipe.readline, b""):
+        owed += sum(not m.group(1) for m in _GLOO_CONNECTED.finditer(line))
         line = _GLOO_CONNECTED.sub(b"", line)
-        if line:
+        if line == b"\n" and owed:
+            owed -= 1
+        elif line:
             out.buffer.write(line)
             out.buffer.flush()
 

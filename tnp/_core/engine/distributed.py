@@ -16,6 +16,8 @@ set them (``_DETERMINISTIC``); a process deciding otherwise than its peers would
 collective forever. Values that leave the array world gather from every process
 (``devices.to_host``); files are written once, by process 0 (``writes_files``).
 """
+import contextlib
+import os
 import socket
 import time
 
@@ -94,6 +96,18 @@ def writes_files():
     if settings.get("distributed"):
         jaxload.load()
     return not running() or jaxload.jax.process_index() == 0
+
+
+@contextlib.contextmanager
+def file_for_writer(file):
+    """The file a NumPy writer called by the program writes: ``file`` where this process
+    ``writes_files``, else a throwaway sink (``os.devnull``), so that each file is written once
+    (every process still gathers the arrays: the gather is collective)."""
+    if writes_files():
+        yield file
+    else:
+        with open(os.devnull, "wb") as sink:
+            yield sink
 
 
 if settings.get("distributed"):
