@@ -390,4 +390,14 @@ def main(argv):
         program = (["-m"] if ns.module else []) + [ns.target] + list(ns.args)
         return _launch.launch((["--report"] if ns.report else []) + program, ns.processes,
                               ns.devices_per_process)
-    return run_program(ns.target, ns.args, ns.module, ns.report)
+    from tnp._core.engine import distributed
+    try:
+        code = run_program(ns.target, ns.args, ns.module, ns.report)
+    except SystemExit as exc:  # the program's sys.exit
+        code = exc.code if isinstance(exc.code, int) else (exc.code is not None)
+        if not code:
+            raise
+        if not isinstance(exc.code, int):
+            print(exc.code, file=sys.stderr)
+    distributed.end_failed(code)  # (one of several processes: not JAX's exit barrier)
+    return code

@@ -17,8 +17,10 @@ collective forever. Values that leave the array world gather from every process
 (``devices.to_host``); files are written once, by process 0 (``writes_files``).
 """
 import contextlib
+import functools
 import os
 import socket
+import sys
 import time
 
 from .. import settings
@@ -47,6 +49,22 @@ def start(coordinator=None, processes=None, process_id=None, local_devices=None,
     jax.distributed.initialize(coordinator_address=coordinator, num_processes=processes,
                                process_id=process_id, local_device_ids=local_devices, **kwargs)
     decide_by_rules()
+    sys.excepthook = functools.partial(_end_on_exception, sys.excepthook)
+
+
+def end_failed(code):
+    """End this process at once with the non-zero status ``code`` when it is one of several:
+    JAX's exit handler would wait at its shutdown barrier for every process (a peer waiting on
+    this one in a collective never arrives) and then abort the process."""
+    if code and running():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _end_on_exception(hook, *exc_info):
+    hook(*exc_info)  # (the traceback printed)
+    end_failed(1)
 
 
 def _reach(coordinator, process_id, processes, timeout):
