@@ -139,6 +139,9 @@ def launch(run_args, processes, devices):
             procs.append(subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
                                           stdin=subprocess.DEVNULL))
         code = _watch(procs, logs)
+    except KeyboardInterrupt:
+        print("tnp run --processes: interrupted; stopped every process", file=sys.stderr)
+        code = 130
     finally:
         _stop(procs)
         for log in logs:
