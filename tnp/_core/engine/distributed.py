@@ -105,7 +105,8 @@ def start_from_settings():
 
 def running():
     """Whether this process is one of several running the program."""
-    return jaxload.loaded() and jaxload.jax.process_count() > 1
+    return (jaxload.loaded() and jaxload.jax.distributed.is_initialized()
+            and jaxload.jax.process_count() > 1)
 
 
 def writes_files():
