@@ -12,11 +12,11 @@ loads (``tnp._core.engine.distributed``), so the program sees N x K devices and 
 are split over all of them.
 
 One output: process 0's stdout and stderr pass through (less gloo's line per device as it
-connects); the others' are kept in temporary files and shown only when that process fails. The launcher watches every process: when one exits with
-an error or is killed, it stops the others and exits with that process's status (a signal N as
-128 + N), saying which process failed; a process that cannot reach the coordinator fails by
-itself within ``TNP_DISTRIBUTED_TIMEOUT`` seconds. The exit status is 0 when every process
-exits with 0.
+connects); the others' are kept in temporary files and shown only when that process fails. The
+launcher watches every process: when one exits with an error or is killed, it kills the others
+and exits with that process's status (a signal N as 128 + N), saying which process failed; a
+process that cannot reach the coordinator fails by itself within ``TNP_DISTRIBUTED_TIMEOUT``
+seconds. The exit status is 0 when every process exits with 0.
 """
 import os
 import re
