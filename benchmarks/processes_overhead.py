@@ -64,8 +64,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out")
     ns = ap.parse_args(argv)
-    rows = ["| workload | size | configuration | step (ms) | x NumPy | x 1 process | run wall (s) |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| workload | size | configuration | step (ms) | x NumPy | x 1 process "
+            "| run wall (s) |", "|---|---|---|---|---|---|---|"]
     for name in ns.workloads.split(","):
         for scale in map(int, ns.scales.split(",")):
             got = {c: [] for c in CONFIGS}
