@@ -23,8 +23,9 @@ import threading
 class Setting:
     """One setting: ``name`` (its key here), ``env`` (its variable), ``kind`` (``"bool"``,
     ``"int"``, ``"choice"``, ``"path"``, ``"address"``: host:port, ``"ints"``: integers
-    separated by commas), ``default`` (the value, or a function giving it), ``shown`` (the default as documented), ``choices`` (of a choice), ``runtime`` (changeable
-    at run time), ``label`` (a few words, for errors) and ``doc`` (its meaning, one line)."""
+    separated by commas), ``default`` (the value, or a function giving it), ``shown`` (the
+    default as documented), ``choices`` (of a choice), ``runtime`` (changeable at run time),
+    ``label`` (a few words, for errors) and ``doc`` (its meaning, one line)."""
     __slots__ = ("name", "env", "kind", "default", "shown", "choices", "runtime", "label",
                  "doc")
 
