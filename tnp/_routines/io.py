@@ -40,8 +40,13 @@ def _host_writer(numpy_fn, notes):
 
     @functools.wraps(numpy_fn)
     def fn(*args, **kwargs):
-        file, args = (args[0], args[1:]) if args else (kwargs.pop(file_arg), args)
         args, kwargs = to_numpy_tree(args), to_numpy_tree(kwargs)
+        if args:
+            file, args = args[0], args[1:]
+        elif file_arg in kwargs:
+            file = kwargs.pop(file_arg)
+        else:
+            return numpy_fn(*args, **kwargs)  # (NumPy's error: no file)
         with distributed.file_for_writer(file) as f:
             return numpy_fn(f, *args, **kwargs)
     fn.__module__ = __name__
