@@ -12,7 +12,7 @@ loads (``tnp._core.engine.distributed``), so the program sees N x K devices and 
 are split over all of them.
 
 One output: process 0's stdout and stderr pass through (less gloo's line per device as it
-connects); the others' are kept in temporary files and shown only when that process fails. The
+connects, which tnp sends to stderr); the others' are kept in temporary files and shown only when that process fails. The
 launcher watches every process: when one exits with an error or is killed, it kills the others
 and exits with that process's status (a signal N as 128 + N), saying which process failed; a
 process that cannot reach the coordinator fails by itself within ``TNP_DISTRIBUTED_TIMEOUT``
@@ -30,8 +30,8 @@ import time
 from tnp._core import settings
 
 _POLL_S = 0.05  # how often the launcher looks at its processes
-# gloo's line as it connects, which each device's thread prints on stdout (in the middle of
-# another line, or of another thread's, whose newline then follows later)
+# gloo's line as it connects, which each device's thread prints (in the middle of another line,
+# or of another thread's, whose newline then follows later)
 _GLOO_CONNECTED = re.compile(rb"\[Gloo\] Rank \d+ is connected to \d+ peer ranks\. Expected "
                              rb"number of connected peer ranks is : \d+(\n?)")
 _SHOWN_CHARS = 6000  # the tail of a failed process's captured output that is shown
@@ -86,9 +86,9 @@ def _stop(procs):
         p.wait()
 
 
-def _pass(pipe, out):
-    """Copy process 0's output ``pipe`` to ``out`` (our stdout or stderr), without the line per
-    device that gloo prints on stdout as it connects."""
+def _pass_stderr(pipe):
+    """Copy process 0's stderr to ours, without the line per device that gloo prints as it
+    connects (on the C level's stdout, which tnp gives to stderr)."""
     owed = 0  # newlines of gloo's lines still to come
     for line in iter(pipe.readline, b""):
         owed += sum(not m.group(1) for m in _GLOO_CONNECTED.finditer(line))
@@ -96,8 +96,8 @@ def _pass(pipe, out):
         if line == b"\n" and owed:
             owed -= 1
         elif line:
-            out.buffer.write(line)
-            out.buffer.flush()
+            sys.stderr.buffer.write(line)
+            sys.stderr.buffer.flush()
 
 
 def _show(index, log):
@@ -120,19 +120,16 @@ def launch(run_args, processes, devices):
         return 2
     port = free_port()
     cmd = [sys.executable, "-m", "tnp", "run"] + list(run_args)
-    procs, logs = [], []
+    procs, logs, copier = [], [], None
     sys.stdout.flush()
     try:
         for i in range(processes):
             env = process_env(os.environ, i, processes, devices, port)
             if i == 0:
-                procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
-                                              stderr=subprocess.PIPE))
-                copiers = [threading.Thread(target=_pass, args=(pipe, out), daemon=True)
-                           for pipe, out in ((procs[0].stdout, sys.stdout),
-                                             (procs[0].stderr, sys.stderr))]
-                for c in copiers:
-                    c.start()
+                procs.append(subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE))
+                copier = threading.Thread(target=_pass_stderr, args=(procs[0].stderr,),
+                                          daemon=True)
+                copier.start()
                 continue
             log = tempfile.TemporaryFile()
             logs.append(log)
@@ -146,8 +143,8 @@ def launch(run_args, processes, devices):
         _stop(procs)
         for log in logs:
             log.close()
-    for c in copiers:
-        c.join(timeout=5)  # (process 0's output to its end)
+    if copier:
+        copier.join(timeout=5)  # (process 0's stderr to its end)
     return code
 
 

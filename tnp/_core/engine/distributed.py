@@ -14,7 +14,8 @@ distributed run the placement decisions that depend on a clock (the host tier's 
 cold tier's compile estimates) are made by their deterministic rules unless the environment
 set them (``_DETERMINISTIC``); a process deciding otherwise than its peers would wait on a
 collective forever. Values that leave the array world gather from every process
-(``devices.to_host``); files are written once, by process 0 (``writes_files``).
+(``devices.to_host``); files are written once, by process 0 (``writes_files``). The program's
+stdout is Python's alone: C code's (gloo's) goes to stderr (``_c_stdout_to_stderr``).
 """
 import contextlib
 import functools
@@ -129,5 +130,27 @@ def file_for_writer(file):
             yield sink
 
 
+def _c_stdout_to_stderr():
+    """Give the C level's stdout (file descriptor 1) to stderr, and Python's ``sys.stdout`` a
+    descriptor of its own for the process's stdout: gloo's threads print a line on stdout per
+    device as they connect, in fragments interleaved with each other and with the program's
+    output. (Done as tnp is imported: before the program holds ``sys.stdout``.)"""
+    out = sys.stdout
+    if out is None or out is not sys.__stdout__:
+        return
+    try:
+        if out.fileno() != 1:
+            return
+    except (AttributeError, OSError, ValueError):
+        return
+    out.flush()
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    sys.stdout = sys.__stdout__ = os.fdopen(fd, "w", encoding=out.encoding, errors=out.errors,
+                                            newline=None)
+    sys.stdout.reconfigure(line_buffering=out.line_buffering)
+
+
 if settings.get("distributed"):
     decide_by_rules()  # from the start: the host tier's warm-up begins before JAX loads
+    _c_stdout_to_stderr()
