@@ -1,5 +1,7 @@
 """``python -m tnp coverage [-v]`` | ``python -m tnp run [--report | --compare [--rtol R]]
-(SCRIPT.py | -m MODULE) [args]`` (see ``python -m tnp run --help``) | ``python -m tnp config
+[--processes N [--devices-per-process K]] (SCRIPT.py | -m MODULE) [args]`` (see ``python -m tnp
+run --help``; ``--processes``: the program run by N local processes as one program over all
+their devices) | ``python -m tnp config
 [--markdown]`` (each TNP_* setting, its value and its source: default, environment, run time;
 ``--markdown``: the README's table of the settings) | ``python -m tnp cache [--clear]`` (the
 persistent compilation cache: its directory, entries and size; ``--clear`` deletes its

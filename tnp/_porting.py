@@ -19,6 +19,10 @@ counted apart).
 ``python -m tnp run --compare [--rtol R] SCRIPT.py [args]`` runs the program under NumPy and
 under tnp in separate processes and reports SAME / DIFFERENT / ERROR, the first differing lines,
 the wall time of each, and the same fallback / sync section.
+
+``python -m tnp run --processes N [--devices-per-process K] ...`` runs the program as N local
+processes, one program over all their devices (``tnp._launch``); it combines with ``--report``
+(process 0's) and ``--compare`` (the tnp side run so).
 """
 import argparse
 import builtins
@@ -361,7 +365,9 @@ def _run(cmd, env):
     return p, time.perf_counter() - t0
 
 
-def compare(target, args, is_module, rtol):
+def compare(target, args, is_module, rtol, launcher=()):
+    """Run the program under NumPy and under tnp (with the ``launcher`` options of ``run``:
+    ``--processes``), compare; the exit status."""
     import tempfile
     env = dict(os.environ)
     env.pop(_REPORT_ENV, None)
@@ -370,7 +376,7 @@ def compare(target, args, is_module, rtol):
         report = os.path.join(tmp, "report.json")
         tenv = dict(env, **{_REPORT_ENV: report}, PYTHONWARNINGS="ignore::UserWarning")
         ref, t_np = _run([sys.executable] + prog, env)
-        got, t_tnp = _run([sys.executable, "-m", "tnp", "run"] + prog, tenv)
+        got, t_tnp = _run([sys.executable, "-m", "tnp", "run", *launcher] + prog, tenv)
         data = None
         if os.path.exists(report):
             with open(report) as f:
@@ -403,10 +409,35 @@ def main(argv):
                    help="after the program, report fallback names and device syncs (stderr)")
     p.add_argument("--rtol", type=float, default=1e-9,
                    help="relative tolerance for numbers in --compare (default 1e-9)")
+    p.add_argument("--processes", type=int, metavar="N",
+                   help="run the program as N local processes, one program over all their "
+                        "devices (JAX's distributed runtime on 127.0.0.1; placement 'sharded' "
+                        "unless TNP_PLACEMENT is set); process 0's output is shown, another's "
+                        "only if it fails; one failing stops all")
+    p.add_argument("--devices-per-process", type=int, default=1, metavar="K",
+                   help="with --processes: each process's devices (K simulated CPU devices, or "
+                        "K GPUs of this machine: process i gets GPUs i*K to i*K+K-1); default 1")
     p.add_argument("-m", dest="module", action="store_true", help="run a module")
     p.add_argument("target", help="the program: SCRIPT.py, or MODULE with -m")
     p.add_argument("args", nargs=argparse.REMAINDER, help="the program's arguments")
     ns = p.parse_args(argv)
+    launcher = [] if ns.processes is None else [
+        "--processes", str(ns.processes), "--devices-per-process", str(ns.devices_per_process)]
     if ns.compare:
-        return compare(ns.target, ns.args, ns.module, ns.rtol)
-    return run_program(ns.target, ns.args, ns.module, ns.report)
+        return compare(ns.target, ns.args, ns.module, ns.rtol, launcher)
+    if launcher:
+        from tnp import _launch
+        program = (["-m"] if ns.module else []) + [ns.target] + list(ns.args)
+        return _launch.launch((["--report"] if ns.report else []) + program, ns.processes,
+                              ns.devices_per_process)
+    from tnp._core.engine import distributed
+    try:
+        code = run_program(ns.target, ns.args, ns.module, ns.report)
+    except SystemExit as exc:  # the program's sys.exit
+        code = exc.code if isinstance(exc.code, int) else (exc.code is not None)
+        if not code:
+            raise
+        if not isinstance(exc.code, int):
+            print(exc.code, file=sys.stderr)
+    distributed.end_failed(code)  # (one of several processes: not JAX's exit barrier)
+    return code

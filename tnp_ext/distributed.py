@@ -7,21 +7,25 @@ Recipe (the same code on CPU hosts, a multi-GPU machine or a TPU pod slice):
 2. ``tnp_ext.parallel.devices()`` then lists the devices of all processes; build a
    ``Mesh`` over them and ``shard`` global arrays, or ``pmap`` over local devices;
 3. collectives (``psum``, ...) run across processes.
-On CPU, cross-process collectives use gloo (set here before initialising).
+On CPU, cross-process collectives use gloo. An unmodified program needs none of this:
+``python -m tnp run --processes N`` (or ``TNP_DISTRIBUTED=1`` under a cluster's launcher) has
+tnp start the runtime itself (``tnp._core.engine.distributed``, which ``initialize`` calls).
 """
 import jax
+
+from tnp._core import api
 
 __all__ = ["initialize", "shutdown", "process_index", "process_count"]
 
 
 def initialize(coordinator_address=None, num_processes=None, process_id=None,
                local_device_ids=None, initialization_timeout=300, **kwargs):
-    if jax.config.jax_cpu_collectives_implementation in (None, "none"):
-        jax.config.update("jax_cpu_collectives_implementation", "gloo")
-    jax.distributed.initialize(coordinator_address=coordinator_address,
-                               num_processes=num_processes, process_id=process_id,
-                               local_device_ids=local_device_ids,
-                               initialization_timeout=initialization_timeout, **kwargs)
+    """Start JAX's distributed runtime before any other JAX work, as tnp starts it under
+    ``python -m tnp run --processes`` or ``TNP_DISTRIBUTED=1`` (gloo on a CPU; without
+    arguments the cluster's launcher gives them; ``initialization_timeout`` also bounds the
+    heartbeat: a peer silent that long counts as dead)."""
+    api.start_distributed(coordinator_address, num_processes, process_id, local_device_ids,
+                          timeout=initialization_timeout, **kwargs)
 
 
 def shutdown():

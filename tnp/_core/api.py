@@ -26,19 +26,22 @@ Traces
     ``current_trace``, ``outside_trace``, ``push_capture``/``pop_capture`` (the capture context
     a traced write to an outside array is offered to), ``capture_write``, ``may_write``,
     ``TnpTracingError``.
+Processes
+    ``start_distributed`` (``tnp_ext.distributed.initialize``): the one start of JAX's
+    distributed runtime (``tnp._core.engine.distributed.start``).
 """
 import operator
 
 from .array import write
 from .array.ndarray import ndarray
 from .dispatch.normalize import ArrayLike, normalize, to_jax
-from .engine import lazy, tracing
+from .engine import distributed, lazy, tracing
 from .rules.errors import TnpTracingError
 
 __all__ = ["ndarray", "is_array", "wrap", "value", "to_jax", "normalize", "ArrayLike", "root",
            "buffer", "plain_roots", "view_key", "settle", "hold", "swap", "claim", "commit",
            "unclaim", "assign", "current_trace", "outside_trace", "push_capture", "pop_capture",
-           "capture_write", "may_write", "TnpTracingError"]
+           "capture_write", "may_write", "TnpTracingError", "start_distributed"]
 
 
 # ---- arrays and values ---------------------------------------------------------------------
@@ -98,3 +101,7 @@ def may_write(root, trace):
     """Whether a write to ``root`` under ``trace`` (a JAX trace, not eager) may go ahead: the
     root was made under it, or the active capture context takes the write."""
     return root._trace is trace or tracing.capture_write(root)
+
+
+# ---- processes -----------------------------------------------------------------------------
+start_distributed = distributed.start

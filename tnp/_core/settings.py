@@ -16,14 +16,16 @@ with ``watch`` at its import and is told of every change.
 The bottom layer of ``tnp._core``: it imports nothing from tnp.
 """
 import os
+import re
 import threading
 
 
 class Setting:
     """One setting: ``name`` (its key here), ``env`` (its variable), ``kind`` (``"bool"``,
-    ``"int"``, ``"choice"``, ``"path"``), ``default`` (the value, or a function giving it),
-    ``shown`` (the default as documented), ``choices`` (of a choice), ``runtime`` (changeable
-    at run time), ``label`` (a few words, for errors) and ``doc`` (its meaning, one line)."""
+    ``"int"``, ``"choice"``, ``"path"``, ``"address"``: host:port, ``"ints"``: integers
+    separated by commas), ``default`` (the value, or a function giving it), ``shown`` (the
+    default as documented), ``choices`` (of a choice), ``runtime`` (changeable at run time),
+    ``label`` (a few words, for errors) and ``doc`` (its meaning, one line)."""
     __slots__ = ("name", "env", "kind", "default", "shown", "choices", "runtime", "label",
                  "doc")
 
@@ -37,7 +39,8 @@ class Setting:
     @property
     def allowed(self):
         """The values allowed, in words."""
-        return {"bool": "0 or 1", "int": "an integer", "path": "a path"}.get(
+        return {"bool": "0 or 1", "int": "an integer", "path": "a path",
+                "address": "host:port", "ints": "integers separated by commas"}.get(
             self.kind) or " or ".join(self.choices)
 
 
@@ -45,6 +48,8 @@ def text(setting, value):
     """A value as the environment spells it (booleans ``1``/``0``)."""
     if value is None:
         return ""
+    if setting.kind == "ints":
+        return ",".join(map(str, value))
     if setting.kind == "bool":
         return "1" if value else "0"
     return str(value)
@@ -130,6 +135,33 @@ SETTINGS = (
             "the persistent compilation cache's bound on disk in MB (checked at most hourly; "
             "past it, the least recently used entries are deleted down to 3/4); 0 or less: "
             "unbounded", runtime=False),
+    Setting("distributed", "TNP_DISTRIBUTED", "bool", False,
+            "distributed start",
+            "start JAX's distributed runtime as JAX loads, before the first device use "
+            "(tnp._core.engine.distributed): the coordinator, process count and index from "
+            "TNP_COORDINATOR, TNP_PROCESSES and TNP_PROCESS_ID when set, else from the cluster's "
+            "launcher (SLURM, Open MPI, ...); `python -m tnp run --processes N` sets it",
+            runtime=False),
+    Setting("coordinator", "TNP_COORDINATOR", "address", None,
+            "coordinator address",
+            "with TNP_DISTRIBUTED, the coordinator's host:port (process 0 serves it)",
+            runtime=False, shown="unset"),
+    Setting("processes", "TNP_PROCESSES", "int", None,
+            "process count",
+            "with TNP_DISTRIBUTED, the number of processes running the program",
+            runtime=False, shown="unset"),
+    Setting("process_id", "TNP_PROCESS_ID", "int", None,
+            "process index",
+            "with TNP_DISTRIBUTED, this process's index (0 to TNP_PROCESSES - 1)",
+            runtime=False, shown="unset"),
+    Setting("local_devices", "TNP_LOCAL_DEVICES", "ints", None,
+            "local device ids",
+            "with TNP_DISTRIBUTED, the GPU ids of this machine this process uses (unset: all it "
+            "sees)", runtime=False, shown="unset"),
+    Setting("distributed_timeout", "TNP_DISTRIBUTED_TIMEOUT", "int", 60,
+            "distributed timeout",
+            "with TNP_DISTRIBUTED, seconds to wait for every process to reach the coordinator, "
+            "and without a heartbeat before a process counts as dead", runtime=False),
     Setting("run_report", "TNP_RUN_REPORT", "path", None,
             "run report file",
             "internal: the report file `python -m tnp run --compare` has its tnp run write",
@@ -161,6 +193,12 @@ def _parse(s, raw):
             raise _bad(s, raw) from None
     if s.kind == "choice" and raw not in s.choices:
         raise _bad(s, raw)
+    if s.kind == "address" and not re.fullmatch(r"[^:\s]+:\d+", raw):
+        raise _bad(s, raw)
+    if s.kind == "ints":
+        if not re.fullmatch(r"\d+(,\d+)*", raw):
+            raise _bad(s, raw)
+        return tuple(int(i) for i in raw.split(","))
     return raw
 
 

@@ -13,6 +13,7 @@ from numpy.lib._npyio_impl import BagObj
 
 from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
 from .._core.dispatch.np_doc import np_doc
+from .._core.engine import distributed
 
 __all__ = ["save", "load", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
            "fromfile", "fromregex"]
@@ -31,11 +32,35 @@ def _host_io(numpy_fn, notes):
     return np_doc(numpy_fn, notes=notes)(fn)
 
 
-save = _host_io(np.save, "The array is copied from the device and written by NumPy.")
-savez = _host_io(np.savez, "The arrays are copied from the device and written by NumPy.")
-savez_compressed = _host_io(np.savez_compressed,
-                            "The arrays are copied from the device and written by NumPy.")
-savetxt = _host_io(np.savetxt, "The array is copied from the device and written by NumPy.")
+def _host_writer(numpy_fn, notes):
+    """NumPy's writer ``numpy_fn`` (its file the first argument) with NumPy's signature: the
+    arrays go to the host and NumPy writes them; in a run of several processes (``python -m tnp
+    run --processes``) every process gathers them and process 0 alone writes the file."""
+    file_arg = next(iter(inspect.signature(numpy_fn).parameters))
+
+    @functools.wraps(numpy_fn)
+    def fn(*args, **kwargs):
+        args, kwargs = to_numpy_tree(args), to_numpy_tree(kwargs)
+        if args:
+            file, args = args[0], args[1:]
+        elif file_arg in kwargs:
+            file = kwargs.pop(file_arg)
+        else:
+            return numpy_fn(*args, **kwargs)  # (NumPy's error: no file)
+        with distributed.file_for_writer(file) as f:
+            return numpy_fn(f, *args, **kwargs)
+    fn.__module__ = __name__
+    fn.__signature__ = inspect.signature(numpy_fn)
+    del fn.__wrapped__
+    return np_doc(numpy_fn, notes=notes + " In a run of several processes, process 0 writes "
+                  "the file.")(fn)
+
+
+save = _host_writer(np.save, "The array is copied from the device and written by NumPy.")
+savez = _host_writer(np.savez, "The arrays are copied from the device and written by NumPy.")
+savez_compressed = _host_writer(np.savez_compressed,
+                                "The arrays are copied from the device and written by NumPy.")
+savetxt = _host_writer(np.savetxt, "The array is copied from the device and written by NumPy.")
 loadtxt = _host_io(np.loadtxt, "Parsed by NumPy on the host.")
 genfromtxt = _host_io(np.genfromtxt, "Parsed by NumPy on the host (masked results stay NumPy's).")
 fromfile = _host_io(np.fromfile, "Read by NumPy on the host.")

@@ -12,7 +12,7 @@ import operator
 from ..engine.jaxload import jit, jnp, JaxArray, Tracer
 import numpy as np
 
-from ..engine import caches, syncs
+from ..engine import caches, devices, syncs
 from ..rules import probe
 from ..rules.errors import TnpTracingError
 from .ndarray import ndarray
@@ -270,8 +270,9 @@ def _advanced_plan(shape, items, index):
     if any(isinstance(a, JaxArray) and a.dtype == np.bool_ for a in arrays):
         # a device mask's result shape needs its values: a named sync point (or a tracing error);
         # its indices are then NumPy's, from the values read (no kernel per count)
-        ph = tuple(np.asarray(_host_mask(a)) if isinstance(a, JaxArray) and a.dtype == np.bool_
-                   else p for p, a in zip(ph, arrays))
+        ph = tuple(devices.to_host(_host_mask(a))
+                   if isinstance(a, JaxArray) and a.dtype == np.bool_ else p
+                   for p, a in zip(ph, arrays))
         arrays = [p if isinstance(a, JaxArray) and a.dtype == np.bool_ else a
                   for p, a in zip(ph, arrays)]
     # (not probe.call: the index holds masks' values and slices; a placeholder per call, uncached)

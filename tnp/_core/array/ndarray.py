@@ -227,8 +227,8 @@ class ndarray:
                 math.prod(root._shape) <= HOST_READ_ROOT):
             # a view read from its root's host copy, through NumPy views: no kernel for the
             # lenses (a strided read x[::k] of each size would compile one)
-            return lenses.host_get(*self._chain(), np.asarray(root._value))
-        return np.asarray(self._value)
+            return lenses.host_get(*self._chain(), devices.to_host(root._value))
+        return devices.to_host(self._value)
 
     # ---- attributes -------------------------------------------------------------------------
 
@@ -304,7 +304,7 @@ class ndarray:
         if type(self._root._buf) is np.ndarray:
             return self._host()
         syncs.record("scalar", self)
-        return np.asarray(self._value)
+        return devices.to_host(self._value)
 
     def _number(self):
         """The single element on the host (a sync), as NumPy converts it: a stand-in for a

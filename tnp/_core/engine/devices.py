@@ -16,8 +16,14 @@
   Computations on sharded arrays follow their inputs' shardings (XLA's partitioner), so
   nothing else places arrays; ``place`` of a split array to another layout is a resharding
   (``communication.note_reshard``, with the all-gathers and all-to-alls XLA compiles).
+- Across processes (``jax.distributed``, ``tnp._core.engine.distributed``) each process holds
+  only its devices' blocks of a split array: ``put`` builds the global array from each
+  process's own blocks of the host data (every process has the same), and ``to_host``, the one
+  way a device value reaches NumPy, gathers the blocks from every process.
 """
 import math
+
+import numpy as np
 
 from .. import settings
 from . import communication
@@ -143,4 +149,18 @@ def put(host):
     """The NumPy array ``host`` on the device with its ``layout`` (each device receives its own
     block; never the whole array on one device first)."""
     sharding = layout(host.shape, policy())
-    return jax.device_put(host) if sharding is None else jax.device_put(host, sharding)
+    if sharding is None:
+        return jax.device_put(host)
+    if sharding.is_fully_addressable:
+        return jax.device_put(host, sharding)
+    return jax.make_array_from_callback(host.shape, sharding, host.__getitem__)
+
+
+def to_host(value):
+    """The device value ``value`` (a ``jax.Array``) as a NumPy array (a copy): one whose blocks
+    lie on other processes' devices too is gathered from every process (a collective: every
+    process of the program reads the same value at the same point)."""
+    if getattr(value, "is_fully_addressable", True) or value.is_fully_replicated:
+        return np.asarray(value)
+    from jax.experimental import multihost_utils  # (JAX is loaded: ``value`` is its array)
+    return multihost_utils.process_allgather(value, tiled=True)

@@ -18,6 +18,8 @@ On Linux with glibc, tnp also asks malloc to keep freed memory for reuse
 that glibc unmaps when they empty, so every large result faults in fresh pages (a 32 MB array:
 ~7,800 page faults, 2 ms becoming 10 ms, at random per process). It takes full effect when
 tnp is imported before JAX. ``TNP_MALLOC_TUNING=0`` opts out.
+With ``TNP_DISTRIBUTED=1`` JAX's distributed runtime is started as JAX loads
+(``tnp._core.engine.distributed``).
 (The variables are read by ``tnp._core.settings``.)
 """
 import ctypes
@@ -51,7 +53,7 @@ def _keep_freed_host_memory():
 
 MALLOC_TUNED = _keep_freed_host_memory()
 
-from . import compilecache, jaxload  # noqa: E402  (after the malloc settings)
+from . import compilecache, distributed, jaxload  # noqa: E402  (after the malloc settings)
 
 # XLA options (read once, when JAX creates its backends) and their NumPy-faithful values.
 IEEE_XLA_FLAGS = {"--xla_allow_excess_precision": "false"}
@@ -83,3 +85,4 @@ def _configure_jax():
     if jax.config.jax_default_matmul_precision is None:
         jax.config.update("jax_default_matmul_precision", "highest")
     compilecache.enable(jax)
+    distributed.start_from_settings()  # before any device is used

@@ -11,7 +11,7 @@ import sys
 from ..engine.jaxload import jax, jit, jnp
 import numpy as np
 
-from ..engine import devices, lenses, syncs
+from ..engine import devices, distributed, lenses, syncs
 from ..rules import dtypes, probe
 from ..array import storage, write
 from ..array.flags import copy_order, lay_out, numpy_layout
@@ -150,7 +150,7 @@ def item(self, /, *args):
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         syncs.record("item", self)
-        return np.asarray(self._value).item()
+        return devices.to_host(self._value).item()
     if len(args) == 1 and isinstance(args[0], (int, np.integer)):
         return tnp.ravel(self)[args[0]].item()
     if len(args) > 1 and len(args) != self.ndim:
@@ -170,12 +170,16 @@ def tobytes(self, /, order="C"):
 
 @_own
 def tofile(self, fid, /, sep="", format="%s"):
-    self.__array__().tofile(fid, sep, format)
+    host = self.__array__()
+    with distributed.file_for_writer(fid) as f:  # (process 0's, in a run of several)
+        host.tofile(f, sep, format)
 
 
 @_own
 def dump(self, /, file):
-    self.__array__().dump(file)
+    host = self.__array__()
+    with distributed.file_for_writer(file) as f:
+        host.dump(f)
 
 
 @_own
