@@ -98,6 +98,25 @@ def test_files_written_once_and_arrays_span_every_device(tmp_path):
         assert (tmp_path / "tnp" / name).read_bytes() == (tmp_path / "numpy" / name).read_bytes()
 
 
+UNSEEDED = """\
+import numpy as np
+draws = [np.random.default_rng().random(), np.random.rand(), np.random.RandomState().rand()]
+np.random.seed()
+draws.append(np.random.rand())
+for d in draws:  # each process's own draw fills its blocks of the split array
+    a = np.full(20_000, d)
+    print(bool(a.max() == a.min()), a.shape)
+"""
+
+
+def test_unseeded_streams_draw_the_same_numbers_in_every_process(tmp_path):
+    """A stream the program did not seed takes process 0's fresh entropy in every process (one
+    program: the same numbers, the same branches); each process's own OS entropy would give the
+    blocks of one array different values."""
+    (tmp_path / "unseeded.py").write_text(UNSEEDED)
+    _same_as_numpy(str(tmp_path / "unseeded.py"))
+
+
 def test_example_prints_numpy_output():
     _same_as_numpy(os.path.join(EXAMPLES, "heat_equation.py"), rtol=1e-7)
 

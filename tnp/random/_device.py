@@ -23,6 +23,7 @@ from .._core.array import write
 from .._core.numerics.casting import cast
 from .._core.array.ndarray import ndarray
 from . import _samplers as S
+from ._entropy import unless_seeded
 from ._convert import is_device_array, value
 from ._exact import Generator, register_device_engine
 
@@ -36,7 +37,7 @@ class Threefry:
     ``seed`` is anything ``numpy.random.SeedSequence`` takes (None: fresh OS entropy)."""
 
     def __init__(self, seed=None):
-        words = np.random.SeedSequence(seed).generate_state(2, np.uint32)
+        words = np.random.SeedSequence(unless_seeded(seed)).generate_state(2, np.uint32)
         self.key = ndarray._wrap(jax.device_put(words))
 
     @property

@@ -27,6 +27,7 @@ from .._core.array import write
 from .._core.rules.errors import TnpTracingError
 from .._core.array.ndarray import ndarray
 from ._convert import take, to_host, to_tnp
+from ._entropy import unless_seeded
 
 _HOST_RESULTS = {"get_state", "set_state", "seed", "bytes"}
 _RESEEDS = {"seed", "set_state"}
@@ -158,7 +159,12 @@ class RandomState(_Engine):
     """NumPy's legacy ``RandomState`` (MT19937), drawing exactly NumPy's numbers."""
 
     def __init__(self, seed=None):
-        self._np = seed._np if isinstance(seed, RandomState) else np.random.RandomState(seed)
+        if isinstance(seed, RandomState):
+            self._np = seed._np
+            return
+        shared = unless_seeded(seed)  # (a distributed run's entropy: MT19937 seeds from it)
+        self._np = np.random.RandomState(
+            np.random.MT19937(shared) if seed is None and shared is not None else seed)
 
     def __repr__(self):
         return f"RandomState({type(self._np._bit_generator).__name__})"

@@ -11,6 +11,7 @@ import functools
 import numpy as np
 
 from .._core.dispatch.np_doc import np_doc
+from ._entropy import unless_seeded
 from ._exact import RandomState
 
 _GLOBAL = RandomState()
@@ -37,10 +38,12 @@ sample = _module_function("sample", "random_sample")
 @np_doc(np.random.seed, namespace="random")
 def seed(seed=None):
     bit_generator = _GLOBAL._np._bit_generator
+    shared = unless_seeded(seed)  # (a distributed run's entropy)
     if isinstance(bit_generator, np.random.MT19937):
-        _GLOBAL._np.seed(seed)
+        _GLOBAL._np.seed(seed if seed is not None or shared is None else
+                         np.frombuffer(shared.to_bytes(16, "little"), np.uint32))
     else:
-        bit_generator.state = type(bit_generator)(seed).state
+        bit_generator.state = type(bit_generator)(shared).state
     _GLOBAL._reseed_companion()
 
 

@@ -3,6 +3,7 @@ import numpy as np
 
 from .._core.dispatch.np_doc import np_doc
 from ._device import Threefry
+from ._entropy import unless_seeded
 from ._exact import Generator
 
 
@@ -13,4 +14,4 @@ def default_rng(seed=None):
         return seed
     if isinstance(seed, Threefry):
         return Generator(seed)
-    return Generator._wrap(np.random.default_rng(seed))
+    return Generator._wrap(np.random.default_rng(unless_seeded(seed)))

@@ -13,16 +13,20 @@ Every process runs the same program, so every process takes the same decisions: 
 distributed run the placement decisions that depend on a clock (the host tier's warm-up, the
 cold tier's compile estimates) are made by their deterministic rules unless the environment
 set them (``_DETERMINISTIC``); a process deciding otherwise than its peers would wait on a
-collective forever. Values that leave the array world gather from every process
+collective forever; a random stream the program did not seed takes process 0's entropy
+(``shared_entropy``). Values that leave the array world gather from every process
 (``devices.to_host``); files are written once, by process 0 (``writes_files``). The program's
 stdout is Python's alone: C code's (gloo's) goes to stderr (``_c_stdout_to_stderr``).
 """
 import contextlib
 import functools
 import os
+import secrets
 import socket
 import sys
 import time
+
+import numpy as np
 
 from .. import settings
 from . import jaxload
@@ -108,6 +112,21 @@ def running():
     """Whether this process is one of several running the program."""
     return (jaxload.loaded() and jaxload.jax.distributed.is_initialized()
             and jaxload.jax.process_count() > 1)
+
+
+def shared_entropy():
+    """Fresh entropy for a random stream the program did not seed (an int of 128 bits), the same
+    in every process of a distributed run: process 0's, broadcast to the others (a collective:
+    the processes run one program, so they draw the same numbers and take the same branches).
+    None where this process runs alone: NumPy's own OS entropy then."""
+    if settings.get("distributed"):
+        jaxload.load()
+    if not running():
+        return None
+    from jax.experimental import multihost_utils  # (JAX is loaded: the runtime runs)
+    words = np.frombuffer(secrets.token_bytes(16), np.uint32)
+    words = np.asarray(multihost_utils.broadcast_one_to_all(words), np.uint32)
+    return int.from_bytes(words.tobytes(), "little")
 
 
 def writes_files():
