@@ -22,8 +22,9 @@ computing each output from its own copy of the leaves costs fewer operations. An
 (``lazy.bound``) is declined when its computation recomputes values its outputs share
 (``recomputes``): the graph records on and is computed whole. Each flush is counted with its
 reason (``REASONS``; by program line under ``python -m tnp run --report``:
-``syncs.note_flush``, with the collectives its executable runs: ``communication.ran``). A graph whose nodes carry floating-point checks (``checks``) returns one
-more output, its flag, which ``fpcheck`` keeps until the program observes a value.
+``syncs.note_flush``, with the collectives its executable runs: ``communication.ran``). A graph
+whose nodes carry floating-point checks (``checks``) returns one more output, its flag, which
+``fpcheck`` keeps until the program observes a value.
 
 Recording into a graph and every transition of a node to its value happen under ``LOCK``.
 """
