@@ -80,18 +80,7 @@ import json, statistics, time
 import numpy as np
 import tnp
 from benchmarks.cases import workloads as w
-rng = np.random.default_rng(0)
-cases = {
-    "k-means step": (w.kmeans_step, (rng.normal(size=(100_000, 2)), rng.normal(size=(8, 2)))),
-    "N-body step": (w.nbody_step, (rng.normal(size=(2000, 3)), np.zeros((2000, 3)), 0.01)),
-    "Mandelbrot": (w.mandelbrot, (np.add.outer(np.linspace(-1.5, 1.5, 512) * 1j,
-                                               np.linspace(-2, 1, 512)), 50)),
-    "pairwise distances": (w.pairwise, (rng.normal(size=(2000, 16)),)),
-    "MLP training step": (w.mlp_step, (rng.normal(size=(64, 64)) / 8,
-                                       rng.normal(size=(64, 1)) / 8, rng.normal(size=(512, 64)),
-                                       rng.normal(size=(512, 1)), 0.1)),
-    "2-D heat stencil": (w.heat, (rng.random((512, 512)), 50)),
-}
+cases = w.step_inputs(50)
 res = {}
 for name, (program, args) in cases.items():
     t_args = [tnp.asarray(a) if isinstance(a, np.ndarray) else a for a in args]

@@ -72,6 +72,24 @@ def _heat_jax(u, steps):
     return u
 
 
+def step_inputs(heat_steps):
+    """Each workload's step and its NumPy inputs (seed 0), as the sharded benchmarks run them
+    (``benchmarks/sharded_overhead.py``, ``benchmarks/communication.py``)."""
+    rng = np.random.default_rng(0)
+    return {
+        "k-means step": (kmeans_step, (rng.normal(size=(100_000, 2)), rng.normal(size=(8, 2)))),
+        "N-body step": (nbody_step, (rng.normal(size=(2000, 3)), np.zeros((2000, 3)), 0.01)),
+        "Mandelbrot": (mandelbrot, (np.add.outer(np.linspace(-1.5, 1.5, 512) * 1j,
+                                                 np.linspace(-2, 1, 512)), 50)),
+        "pairwise distances": (pairwise, (rng.normal(size=(2000, 16)),)),
+        "MLP training step": (mlp_step, (rng.normal(size=(64, 64)) / 8,
+                                         rng.normal(size=(64, 1)) / 8,
+                                         rng.normal(size=(512, 64)),
+                                         rng.normal(size=(512, 1)), 0.1)),
+        "2-D heat stencil": (heat, (rng.random((512, 512)), heat_steps)),
+    }
+
+
 def _workload(name, size, program, make_args, static=(), jax_program=None):
     def make():
         args = make_args()
