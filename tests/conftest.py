@@ -30,6 +30,19 @@ def compiled_tier():
 
 
 @pytest.fixture
+def cold_tier(device_placement):
+    """The device placement with the NumPy tier for cold graphs and kernels (``TNP_COLD=auto``,
+    compiled once seen again), for tests that count what a loop compiles; the background
+    compiles other tests started are waited for before and after."""
+    from tnp._core.engine import tiering
+    previous = tnp_settings.update(cold="auto", cold_compiles=1)
+    tiering.wait()
+    yield
+    tiering.wait()
+    tnp_settings.restore(previous)
+
+
+@pytest.fixture
 def device_placement():
     """Every numeric array on the device, for tests of the device tier's own behaviour (syncs,
     donation, compiled kernels, JAX's errors replayed): under the default placement their small

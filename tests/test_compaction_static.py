@@ -14,21 +14,12 @@ from tnp._core.engine import caches, tiering
 from test_compactions import compacting_mandelbrot  # (conformance_tests/: the loop as written)
 
 
-@pytest.fixture
-def cold(device_placement):
-    previous = settings.update(cold="auto", cold_compiles=1)
-    tiering.wait()  # (compiles other tests started do not count here)
-    yield
-    tiering.wait()
-    settings.restore(previous)
-
-
 def _grid(h, w):
     return (numpy.linspace(-2.1, 0.7, w)[None, :] + 1j * numpy.linspace(-1.3, 1.3, h)[:, None]
             ).ravel()
 
 
-def test_shrinking_loop_builds_bounded_executables(cold):
+def test_shrinking_loop_builds_bounded_executables(cold_tier):
     compacting_mandelbrot(tnp, tnp.asarray(_grid(43, 39)), 30)  # the loop's kernels, once
     c = _grid(37, 41)  # shapes of this test's own
     before, stats = caches.executables_built(), tiering.stats()
@@ -47,7 +38,7 @@ def test_shrinking_loop_builds_bounded_executables(cold):
     assert lengths == want[3]
 
 
-def test_nonzero_family_loop_compiles_nothing_on_the_path(cold):
+def test_nonzero_family_loop_compiles_nothing_on_the_path(cold_tier):
     v = (numpy.arange(7919) * 7919) % 10007
     stats = tiering.stats()
     for n in range(12):  # a new count every iteration
@@ -70,7 +61,7 @@ def test_nonzero_family_loop_compiles_nothing_on_the_path(cold):
     assert now["fallbacks"] == stats["fallbacks"]
 
 
-def test_unique_axis_loop_builds_nothing(cold):
+def test_unique_axis_loop_builds_nothing(cold_tier):
     # unique(axis=)'s moveaxis/reshape were eager jnp operations: one compile per shape on the
     # program's path, outside the tiers; now in its kernels (a shape never seen: NumPy's tier)
     v = (numpy.arange(3 * 997) * 7919) % 7

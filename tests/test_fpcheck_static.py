@@ -16,15 +16,6 @@ from tnp._core import settings
 from tnp._core.engine import caches, tiering
 
 
-@pytest.fixture
-def cold(device_placement):
-    previous = settings.update(cold="auto", cold_compiles=1)
-    tiering.wait()  # (compiles other tests started do not count here)
-    yield
-    tiering.wait()
-    settings.restore(previous)
-
-
 def _calls(xp, n):
     """An ``out=``, a ``where=`` and a two-result call on ``n`` elements, some dividing by zero
     (every category NumPy reports here is reported)."""
@@ -45,7 +36,7 @@ def _run(xp, n):
 
 
 @pytest.mark.parametrize("fp_warnings", [True, False])
-def test_unrecorded_calls_over_changing_shapes_compile_nothing_on_the_path(cold, fp_warnings):
+def test_unrecorded_calls_over_changing_shapes_compile_nothing_on_the_path(cold_tier, fp_warnings):
     previous = settings.update(fp_warnings=fp_warnings)
     try:
         _run(tnp, 11)  # the families' first sightings
