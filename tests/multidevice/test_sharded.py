@@ -81,6 +81,20 @@ def test_created_split_at_birth(make):
     assert _split(got)
 
 
+@pytest.mark.parametrize("draw", [lambda g: g.random((64, 48)), lambda g: g.normal(size=4096),
+                                  lambda g: g.integers(0, 100, size=(1024, 3))],
+                         ids=["random", "normal", "integers"])
+def test_device_random_stream_split_at_birth(draw):
+    """The device engine (``Generator(Threefry(seed))``) draws split at birth, the values those
+    of the same stream on one device (mode "device")."""
+    got = draw(tnp.random.default_rng(tnp.random.Threefry(11)))
+    with tnp_ext.placement("device"):
+        one = draw(tnp.random.default_rng(tnp.random.Threefry(11)))
+    assert len(one.data.sharding.device_set) == 1
+    assert_same(got, numpy.asarray(one), rtol=0, atol=0)
+    assert _split(got)
+
+
 def test_empty_split_at_birth():
     got = tnp.empty((128, 32))
     assert got.shape == (128, 32) and got.dtype == numpy.float64 and _split(got)

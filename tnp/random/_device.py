@@ -20,6 +20,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core.array import write
+from .._core.engine import devices
 from .._core.numerics.casting import cast
 from .._core.array.ndarray import ndarray
 from . import _samplers as S
@@ -49,10 +50,13 @@ class Threefry:
         write.assign(self.key, value(state["key"]))
 
 
-@functools.partial(jit, static_argnums=(0, 1, 2, 3))
-def _run(sampler, shape, dtype, static, key, *params):
+@functools.partial(jit, static_argnums=(0, 1, 2, 3, 4))
+def _run(sampler, shape, dtype, static, rule, key, *params):
+    """The next key and the sample, laid out as a created array (``devices.constrain``: split
+    at birth in the mode "sharded"; threefry's values do not depend on the layout)."""
     new, sub = jax.random.split(jax.random.wrap_key_data(key, impl="threefry2x32"))
-    return jax.random.key_data(new), sampler(sub, shape, dtype, *params, **dict(static))
+    sample = sampler(sub, shape, dtype, *params, **dict(static))
+    return jax.random.key_data(new), devices.constrain(sample, rule)
 
 
 def _param(x, dtype=_F64):
@@ -141,7 +145,8 @@ class DeviceGenerator(Generator):
         params = [p if p is None or isinstance(p, JaxArray) else _param(p) for p in params]
         shape = _shape(_size(size), params) if shape is None else shape
         key = self._bit_generator.key
-        new, out = _run(sampler, shape, np.dtype(dtype), static, value(key), *params)
+        new, out = _run(sampler, shape, np.dtype(dtype), static, devices.policy(), value(key),
+                        *params)
         write.assign(key, new)
         return ndarray._wrap(out)
 
