@@ -21,7 +21,6 @@ stdout is Python's alone: C code's (gloo's) goes to stderr (``_c_stdout_to_stder
 import contextlib
 import functools
 import os
-import secrets
 import socket
 import sys
 import time
@@ -124,7 +123,7 @@ def shared_entropy():
     if not running():
         return None
     from jax.experimental import multihost_utils  # (JAX is loaded: the runtime runs)
-    words = np.frombuffer(secrets.token_bytes(16), np.uint32)
+    words = np.frombuffer(os.urandom(16), np.uint32)
     words = np.asarray(multihost_utils.broadcast_one_to_all(words), np.uint32)
     return int.from_bytes(words.tobytes(), "little")
 
