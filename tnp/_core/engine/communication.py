@@ -31,24 +31,38 @@ import threading
 from . import syncs
 from .jaxload import on_load
 
+class _Pattern:
+    """A regular expression compiled at its first use (only ``--report`` reads HLO text, so
+    ``import tnp`` compiles none of these)."""
+    __slots__ = ("source", "_rx")
+
+    def __init__(self, source):
+        self.source, self._rx = source, None
+
+    def __getattr__(self, name):  # (``finditer``, ``search``, ``match``...: the compiled one's)
+        if self._rx is None:
+            self._rx = re.compile(self.source)
+        return getattr(self._rx, name)
+
+
 KINDS = ("all-reduce", "all-gather", "reduce-scatter", "collective-permute", "all-to-all")
 RESHARDING = frozenset({"all-gather", "all-to-all"})  # collectives that move data, not reduce it
 _BYTES = {"pred": 1, "s8": 1, "u8": 1, "s16": 2, "u16": 2, "f16": 2, "bf16": 2, "s32": 4,
           "u32": 4, "f32": 4, "s64": 8, "u64": 8, "f64": 8, "c64": 8, "c128": 16}
-_ARRAY = re.compile(r"\b(pred|[suf]\d+|bf16|c64|c128)\[([\d,]*)\]")
-_OP = re.compile(r"^\s*(?:ROOT )?%\S+ = (.*?) (" + "|".join(KINDS) + r")(-start)?\(")
-_GROUPS_LIST = re.compile(r"replica_groups=\{((?:\{[\d,]*\},?)*)\}")
-_GROUPS_IOTA = re.compile(r"replica_groups=\[(\d+),(\d+)\]<=")
-_GROUPS_MESH = re.compile(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}")
-_PAIRS = re.compile(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}")
-_OP_NAME = re.compile(r'op_name="(?:[^"]*/)?([^"/]*)"')
-_PARTITIONS = re.compile(r"num_partitions=(\d+)")
-_TILED = re.compile(r"(\S+)\[([\d,]*)\]\{[^}]*\} parameter\(\d+\), sharding=\{devices=\[([\d,]+)\]"
+_ARRAY = _Pattern(r"\b(pred|[suf]\d+|bf16|c64|c128)\[([\d,]*)\]")
+_OP = _Pattern(r"^\s*(?:ROOT )?%\S+ = (.*?) (" + "|".join(KINDS) + r")(-start)?\(")
+_GROUPS_LIST = _Pattern(r"replica_groups=\{((?:\{[\d,]*\},?)*)\}")
+_GROUPS_IOTA = _Pattern(r"replica_groups=\[(\d+),(\d+)\]<=")
+_GROUPS_MESH = _Pattern(r"replica_groups=mesh\[([^\]]*)\]\s*\{([^}]*)\}")
+_PAIRS = _Pattern(r"source_target_pairs=\{((?:\{\d+,\d+\},?)*)\}")
+_OP_NAME = _Pattern(r'op_name="(?:[^"]*/)?([^"/]*)"')
+_PARTITIONS = _Pattern(r"num_partitions=(\d+)")
+_TILED = _Pattern(r"(\S+)\[([\d,]*)\]\{[^}]*\} parameter\(\d+\), sharding=\{devices=\[([\d,]+)\]"
                     r"[^}]*\}")
 
-_NAME = re.compile(r"^\s*(?:ROOT )?%(([\w-]+?)(?:\.\d+)?) = ")
-_OPERANDS = re.compile(r"%([\w.-]+)")
-_CONTROL = re.compile(r"(?:body|condition|true_computation|false_computation)=%([\w.-]+)"
+_NAME = _Pattern(r"^\s*(?:ROOT )?%(([\w-]+?)(?:\.\d+)?) = ")
+_OPERANDS = _Pattern(r"%([\w.-]+)")
+_CONTROL = _Pattern(r"(?:body|condition|true_computation|false_computation)=%([\w.-]+)"
                       r"|branch_computations=\{([^}]*)\}")
 _RELAYOUT = ("copy", "wrapped_copy", "bitcast", "transpose", "wrapped_transpose")
 

@@ -21,7 +21,6 @@ stdout is Python's alone: C code's (gloo's) goes to stderr (``_c_stdout_to_stder
 import contextlib
 import functools
 import os
-import socket
 import sys
 import time
 
@@ -75,6 +74,7 @@ def _reach(coordinator, process_id, processes, timeout):
     """Wait until the coordinator accepts connections; after ``timeout`` seconds raise
     ``ConnectionError`` naming this process and the address (JAX's client would abort the
     process with a C++ stack trace instead)."""
+    import socket  # (here: 2 ms of ``import tnp`` that a program of one process saves)
     host, _, port = coordinator.rpartition(":")
     deadline = time.monotonic() + timeout
     while True:
