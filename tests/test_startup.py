@@ -46,10 +46,11 @@ def test_families_table_is_each_modules_all():
 
 
 def test_import_tnp_loads_no_family_submodule_or_jax():
-    # (nor hashlib, which only the compiled tier's cache index needs: NumPy does not load it)
+    # (nor hashlib, which only the compiled tier's cache index needs, nor socket, which only a
+    # distributed run's wait for its coordinator needs: NumPy loads neither)
     out = _fresh(_LOADED + "import tnp\nprint(json.dumps([loaded(), 'jax' in sys.modules, "
-                 "'hashlib' in sys.modules]))")
-    assert out == [[], False, False]
+                 "'hashlib' in sys.modules, 'socket' in sys.modules]))")
+    assert out == [[], False, False, False]
 
 
 def test_a_name_loads_its_family_not_the_others():
