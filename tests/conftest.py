@@ -43,6 +43,24 @@ def cold_tier(device_placement):
 
 
 @pytest.fixture
+def watch_donations(monkeypatch):
+    """``watch_donations()`` from then on records, per write that claims a root's buffer
+    (``write._claim``), whether it donated the old one; returns that list."""
+    from tnp._core.array import write
+
+    def watch():
+        donated = []
+
+        def claim(root, _claim=write._claim):
+            buf, donate = _claim(root)
+            donated.append(donate)
+            return buf, donate
+        monkeypatch.setattr(write, "_claim", claim)
+        return donated
+    return watch
+
+
+@pytest.fixture
 def device_placement():
     """Every numeric array on the device, for tests of the device tier's own behaviour (syncs,
     donation, compiled kernels, JAX's errors replayed): under the default placement their small

@@ -8,7 +8,7 @@ import pytest
 
 import tnp
 from tnp._core.engine import lazy
-from tnp._core.array import roots, write
+from tnp._core.array import roots
 from engine import assert_same, numpy_from_dlpack
 
 # device buffers' donation
@@ -39,20 +39,14 @@ def test_sole_owner_write_is_in_place(n, lazy_mode):
     assert _ptr(a) == before  # donated: the device buffer was updated in place
 
 
-def test_whole_array_inplace_operators_donate(monkeypatch, lazy_mode):
+def test_whole_array_inplace_operators_donate(watch_donations, lazy_mode):
     """``a *= s``: the ufunc's operands no longer hold ``a``'s buffer when its result is
     written, so the write may donate it (the result buffer then becomes ``a``'s). Lazily,
     ``a *= 0.5; a += 1.0`` are pending and the ``out=`` write's flush donates the buffer."""
     a, ref = tnp.linspace(0.0, 1.0, 1000), np.linspace(0.0, 1.0, 1000)
     a *= 2.0  # compile
     ref *= 2.0
-    donated = []
-
-    def claim(root, _claim=write._claim):
-        buf, donate = _claim(root)
-        donated.append(donate)
-        return buf, donate
-    monkeypatch.setattr(write, "_claim", claim)
+    donated = watch_donations()
     a *= 0.5
     a += 1.0
     tnp.multiply(a, 3.0, out=a)

@@ -12,7 +12,7 @@ import pytest
 
 import tnp
 import tnp_ext
-from tnp._core.array import roots, write
+from tnp._core.array import roots
 from tnp._core.engine import lazy
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir, os.pardir)
@@ -160,7 +160,7 @@ def test_operations_across_the_split(op):
 
 
 @pytest.mark.parametrize("lazy_on", [True, False], ids=["lazy", "eager"])
-def test_writes_keep_the_split_and_donate(lazy_on, monkeypatch):
+def test_writes_keep_the_split_and_donate(lazy_on, watch_donations):
     """The write path on a split array: the result keeps the split, and the old buffers are
     donated: an indexed or masked write updates each device's block in place; ``a *= s`` makes
     the product's buffer ``a``'s, donating the old one (``write._claim`` says so)."""
@@ -177,13 +177,7 @@ def test_writes_keep_the_split_and_donate(lazy_on, monkeypatch):
     a[a > 3] = 0.0
     ref[ref > 3] = 0.0
     assert _shard_pointers(a) == before
-    donated = []
-
-    def claim(root, _claim=write._claim):
-        buf, donate = _claim(root)
-        donated.append(donate)
-        return buf, donate
-    monkeypatch.setattr(write, "_claim", claim)
+    donated = watch_donations()
     a *= 2.0
     a += 1.0
     ref *= 2.0
