@@ -108,6 +108,10 @@ SETTINGS = (
             "in mode auto, arrays at or over the host threshold also stay on the host until "
             "this many milliseconds have passed since the program made its first one (a short "
             "program never pays for JAX's start and XLA's compiles); 0: placed by size alone"),
+    Setting("host_threads", "TNP_HOST_THREADS", "int", 0,
+            "host threads",
+            "threads that run NumPy's elementwise loops over large host-tier arrays in pieces "
+            "(tnp._core.dispatch.host_threads); 0: the cores this process may use; 1: one"),
     Setting("shard_threshold", "TNP_SHARD_THRESHOLD", "int", 16384,
             "shard threshold",
             "in mode sharded, device arrays of at least this many elements per device are split "

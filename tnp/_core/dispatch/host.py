@@ -20,7 +20,7 @@ import types
 import numpy as np
 
 from ..engine import lenses
-from . import tiers
+from . import host_threads, tiers
 from ..array import write
 from ..array.ndarray import OnDevice, ndarray, numpy_value, refused_array_method
 from ..engine.tracing import in_trace
@@ -57,7 +57,7 @@ def operands(numpy_fn, args):
                     return None
                 b = h[1]
             if shape is None:
-                shape = a._shape
+                shape, size = a._shape, b.size
             elif a._shape != shape:
                 mixed = True
         elif t in _SCALARS:
@@ -70,7 +70,11 @@ def operands(numpy_fn, args):
         return None
     if mixed and tiers.made_on_device(_result_size(numpy_fn, vals)):
         return DECLINED
-    r = numpy_fn(*vals)
+    r = None
+    if shape is not None and not mixed and size >= host_threads.SPLIT_AT:
+        r = host_threads.split_call(numpy_fn, vals, shape, size)
+    if r is None:
+        r = numpy_fn(*vals)
     if type(r) is np.ndarray:
         return tiers.new_root(r)
     if type(r) is tuple:

@@ -1,0 +1,124 @@
+"""NumPy's elementwise loops over large host-tier arrays split across threads
+(``tnp._core.dispatch.host_threads``): every result, warning and error is NumPy's on the same
+input, and the split happened."""
+import warnings
+
+import numpy as np
+import pytest
+
+import tnp
+from tnp._core import settings
+from tnp._core.dispatch import host_threads
+
+N = 4 * host_threads.MIN_PIECE + 3  # four pieces' worth, and a remainder
+
+
+@pytest.fixture
+def split(monkeypatch):
+    """Large arrays on the host tier (threshold over them), three threads; returns the list of
+    calls that were split."""
+    previous = settings.update(placement="auto", host_threshold=10 * N, host_threads=3)
+    done = []
+
+    def spy(ufunc, vals, shape, size, _split=host_threads.split_call):
+        try:
+            r = _split(ufunc, vals, shape, size)
+        except FloatingPointError:  # (raised by the whole call run again)
+            done.append(ufunc.__name__)
+            raise
+        if r is not None:
+            done.append(ufunc.__name__)
+        return r
+    monkeypatch.setattr(host_threads, "split_call", spy)
+    yield done
+    settings.restore(previous)
+
+
+def _inputs(xp):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(N)
+    return (xp.asarray(x), xp.asarray(x.astype(np.float32)), xp.asarray((x * 100).astype(np.int8)),
+            xp.asarray(x + 1j * x[::-1]))
+
+
+CASES = {
+    "add a Python int (weak)": lambda xp, f, g, i, c: i + 100,
+    "float32 times a Python float": lambda xp, f, g, i, c: g * 3.5,
+    "int8 and float32": lambda xp, f, g, i, c: xp.add(i, g),
+    "sin": lambda xp, f, g, i, c: xp.sin(f),
+    "abs of complex": lambda xp, f, g, i, c: abs(c),
+    "comparison": lambda xp, f, g, i, c: f < 0.25,
+    "two results (divmod)": lambda xp, f, g, i, c: xp.divmod(f, 0.75),
+    "power": lambda xp, f, g, i, c: c ** 2,
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_split_results_are_numpys(split, case):
+    got = CASES[case](tnp, *_inputs(tnp))
+    want = CASES[case](np, *_inputs(np))
+    for g, w in zip(*(((x,) if not isinstance(x, tuple) else x) for x in (got, want))):
+        assert isinstance(g, tnp.ndarray) and g._on_host
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_array_equal(np.asarray(g), w)
+        assert g.flags.c_contiguous and g.flags.writeable and g.flags.owndata
+    assert split, "the call was not split"
+
+
+def test_not_split_where_it_does_not_qualify(split):
+    f = _inputs(tnp)[0]
+    x = _inputs(np)[0]
+    for got, want in ((tnp.sin(f[::2]), np.sin(x[::2])),  # not contiguous
+                      (tnp.sin(f[:1000]), np.sin(x[:1000]))):  # small
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    assert split == []
+
+
+def test_one_thread_does_not_split(split):
+    settings.update(host_threads=1)
+    f = _inputs(tnp)[0]
+    np.testing.assert_array_equal(np.asarray(tnp.cos(f)), np.cos(_inputs(np)[0]))
+    assert split == []
+
+
+def _zeros_at_ends(xp):
+    a = xp.ones(N)
+    a[0] = a[-1] = 0.0  # a zero divisor in the first and the last piece
+    return a
+
+
+def _caught(xp, fn):
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        r = fn(xp)
+    return r, [(w.category, str(w.message)) for w in seen]
+
+
+def test_warnings_are_numpys_once(split):
+    got, got_w = _caught(tnp, lambda xp: 1.0 / _zeros_at_ends(xp))
+    want, want_w = _caught(np, lambda xp: 1.0 / _zeros_at_ends(xp))
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert got_w == want_w and len(want_w) == 1
+    assert split  # the split call saw the flag and ran the call again whole
+
+
+@pytest.mark.parametrize("mode", ["ignore", "raise", "call", "print"])
+def test_error_state_modes_are_numpys(split, capsys, mode):
+    results, inputs = {}, {}
+    for xp in (tnp, np):
+        a = inputs[xp] = _zeros_at_ends(xp)
+        calls = []
+        with np.errstate(divide=mode, call=lambda kind, flag: calls.append((kind, flag))):
+            try:
+                r = xp.log(a)
+                results[xp] = (np.asarray(r), calls, None)
+            except FloatingPointError as e:
+                results[xp] = (None, calls, str(e))
+        results[xp] += (capsys.readouterr().out,)
+    (g, g_calls, g_err, g_out), (w, w_calls, w_err, w_out) = results[tnp], results[np]
+    assert (g_calls, g_err, g_out) == (w_calls, w_err, w_out)
+    if w is not None:
+        np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(np.asarray(inputs[tnp]), inputs[np])  # the input unwritten
+    assert split == ["log"]

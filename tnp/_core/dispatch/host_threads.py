@@ -1,0 +1,113 @@
+"""NumPy's elementwise loops over large host arrays, split across the machine's cores.
+
+NumPy runs a ufunc's loop on one core. On the host tier (``host.operands``), a ufunc call
+whose array operands are C-contiguous, of one shape, of numeric dtypes and at least
+``MIN_PIECE`` elements per thread runs NumPy's own loop on contiguous pieces of them on
+``THREADS`` threads at once (NumPy releases the GIL in its numeric loops), writing into results
+allocated with the dtypes NumPy's loop gives (resolved on one element of each operand). The
+work is elementwise, so every value is NumPy's whatever the split.
+
+Floating-point errors: the pieces run with each category the caller's error state does not
+ignore in NumPy's mode 'call' (recorded, not acted on). When one is recorded the call runs
+again whole, on the calling thread, under the caller's error state: warnings, errors,
+callbacks and 'print'/'log' output are NumPy's own, once.
+
+``TNP_HOST_THREADS`` (``settings``) sets the threads: 0, the default, is the cores this
+process may run on; 1 turns the split off.
+"""
+import os
+import threading
+
+import numpy as np
+
+from .. import settings
+
+MIN_PIECE = 1 << 17  # elements per thread below which the hand-off costs about what it saves
+_NUMERIC = frozenset("biufc")
+THREADS = 1
+SPLIT_AT = float("inf")  # the smallest call split: two pieces' worth, with two threads or more
+_pool = [None]
+_POOL_LOCK = threading.Lock()
+
+
+def _cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # (no affinity on macOS and Windows)
+        return os.cpu_count() or 1
+
+
+def _setting(name, value):
+    global THREADS, SPLIT_AT
+    THREADS = value if value > 0 else _cores()
+    SPLIT_AT = 2 * MIN_PIECE if THREADS > 1 else float("inf")
+
+
+settings.watch(_setting, "host_threads")
+
+
+def _executor():
+    """The threads' pool, made at the first split (``import tnp`` starts no thread)."""
+    pool = _pool[0]
+    if pool is None:
+        with _POOL_LOCK:
+            if _pool[0] is None:
+                from concurrent.futures import ThreadPoolExecutor
+                _pool[0] = ThreadPoolExecutor(THREADS - 1, thread_name_prefix="tnp-host")
+            pool = _pool[0]
+    return pool
+
+
+def _forget_pool():
+    """In a forked child the pool's threads do not exist: a new pool at the next split."""
+    _pool[0] = None
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
+def pieces(size):
+    """How many pieces a call over ``size`` elements is split into (1: not split)."""
+    return min(THREADS, size // MIN_PIECE)
+
+
+def split_call(ufunc, vals, shape, size):
+    """``ufunc(*vals)`` computed in pieces on several threads, or None where the call does not
+    qualify (see the module docstring): ``vals`` are NumPy arrays of ``shape`` (``size``
+    elements) and Python scalars."""
+    k = pieces(size)
+    if k < 2 or ufunc.signature is not None or type(ufunc) is not np.ufunc:
+        return None
+    flat = []
+    for v in vals:
+        if type(v) is np.ndarray:
+            if v.dtype.kind not in _NUMERIC or not v.flags.c_contiguous:
+                return None
+            v = v.reshape(-1)
+        flat.append(v)
+    with np.errstate(all="ignore"):  # the result dtypes, from NumPy's loop on one element
+        probe = ufunc(*(v[:1] if type(v) is np.ndarray else v for v in flat))
+    probe = probe if type(probe) is tuple else (probe,)
+    if any(type(p) is not np.ndarray or p.dtype.kind not in _NUMERIC for p in probe):
+        return None
+    outs = tuple(np.empty(shape, p.dtype) for p in probe)
+    flat_outs = tuple(o.reshape(-1) for o in outs)
+    watched = {c: "ignore" if m == "ignore" else "call" for c, m in np.geterr().items()}
+    errors = []
+
+    def piece(lo, hi):
+        with np.errstate(call=lambda kind, flag: errors.append(kind), **watched):
+            ufunc(*(v[lo:hi] if type(v) is np.ndarray else v for v in flat),
+                  out=tuple(o[lo:hi] for o in flat_outs))
+
+    bounds = [size * i // k for i in range(k + 1)]
+    pool = _executor()
+    futures = [pool.submit(piece, bounds[i], bounds[i + 1]) for i in range(1, k)]
+    try:
+        piece(bounds[0], bounds[1])
+    finally:
+        for f in futures:
+            f.result()
+    if errors:  # NumPy's own reporting: the call again, whole, in the caller's error state
+        return ufunc(*vals)
+    return outs if len(outs) > 1 else outs[0]
