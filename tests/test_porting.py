@@ -247,7 +247,7 @@ def test_compare_outputs_tolerance():
 
 @pytest.mark.usefixtures("device_placement")  # device syncs
 def test_sync_counter_counts_without_stack_walks():
-    assert not syncs._reporting  # lines are looked up only under `run --report` / `--compare`
+    assert not syncs.REPORTING  # lines are looked up only under `run --report` / `--compare`
     before = syncs.COUNTS.copy()
     a = tnp.arange(4.0)
     # (a[a > 1] waits on the mask's count when its shape is asked: ``masked``)

@@ -29,7 +29,7 @@ RNG = numpy.random.default_rng(7)
 def counted():
     """The report's accounting on, this file the program: yields a function giving what was
     counted since the test began (``{kind: bytes}``, reshardings)."""
-    old = syncs._program_dir, syncs._reporting
+    old = syncs._program_dir, syncs.REPORTING
     syncs.set_program(HERE, True)
     communication.watch()
     communication.LINES.clear()
@@ -43,7 +43,7 @@ def counted():
         return kinds, reshards
     yield totals
     communication.LINES.clear()
-    syncs._program_dir, syncs._reporting = old
+    syncs._program_dir, syncs.REPORTING = old
 
 
 @pytest.fixture

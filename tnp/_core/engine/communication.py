@@ -197,7 +197,7 @@ _watching = [False]
 def note_reshard(op, count=1, line=False):
     """``count`` reshardings caused by ``op`` (the one counter: a run's all-gathers and
     all-to-alls, ``devices.place`` to another layout), by program line."""
-    if syncs.reporting():
+    if syncs.REPORTING:
         line = syncs.program_line(sys._getframe(1)) if line is False else line
         LINES[line]["reshards", op] += count
 

@@ -162,7 +162,7 @@ def flush(g, reason):
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
         results = _numpy_tier(key, g.leaves)  # trace: concrete all the same)
         if results is None:
-            reporting = syncs.reporting()
+            reporting = syncs.REPORTING
             if reporting:
                 communication.fresh()
             fn = _executable(key, g.leaves)

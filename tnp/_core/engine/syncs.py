@@ -48,7 +48,8 @@ TIER_EVENTS = {"cold": "runs on the NumPy tier (a cold graph or kernel: no compi
                "megamorphic": "structures that stopped compiling (recompiled often, few runs)"}
 
 _program_dir = None   # the program's directory, under ``python -m tnp run``
-_reporting = False
+REPORTING = False  # whether the program's lines are being reported (``set_program``): read
+# as a module attribute on hot paths (a kernel call asks it)
 _TNP_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
                   + os.sep + d + os.sep for d in ("tnp", "tnp_ext"))
@@ -57,9 +58,9 @@ _is_program = {}
 
 def set_program(program_dir, report):
     """The program's own files lie under ``program_dir``; ``report``: remember first-use lines."""
-    global _program_dir, _reporting
+    global _program_dir, REPORTING
     _program_dir = os.path.abspath(program_dir) + os.sep
-    _reporting = bool(report)
+    REPORTING = bool(report)
     _is_program.clear()
 
 
@@ -70,7 +71,7 @@ def record(name, value):
     COUNTS[name] += 1
     if ON_SYNC and name != "to_device":
         ON_SYNC[0](value)
-    if _reporting:
+    if REPORTING:
         _note_move(name, value, sys._getframe(1))
 
 
@@ -80,27 +81,22 @@ def _note_move(name, value, frame):
     MOVES[line, name, tuple(value.shape), str(value.dtype)] += 1
 
 
-def reporting():
-    """Whether the program's lines are being reported (``set_program``)."""
-    return _reporting
-
-
 def note_flush(reason):
     """A lazy flush ran, forced by ``reason`` (a key of ``lazy.REASONS``)."""
-    if _reporting:
+    if REPORTING:
         FLUSHES[program_line(sys._getframe(1)), reason] += 1
 
 
 def note_tier(event, line=False):
     """A tiering decision (a key of ``TIER_EVENTS``) was made, by the program's line ``line``
     (``caller_line``'s, for a background thread) or the caller's."""
-    if _reporting:
+    if REPORTING:
         TIERS[program_line(sys._getframe(1)) if line is False else line, event] += 1
 
 
 def caller_line():
     """The program line of the current call (None when not reporting)."""
-    return program_line(sys._getframe(1)) if _reporting else None
+    return program_line(sys._getframe(1)) if REPORTING else None
 
 
 def direction(name):
@@ -123,7 +119,7 @@ def count(n):
 
 def note_fallback(qualname):
     """A NumPy name ran through the fallback path (counted by ``fallback.USED``)."""
-    if _reporting and qualname not in FALLBACK_LINES:
+    if REPORTING and qualname not in FALLBACK_LINES:
         FALLBACK_LINES[qualname] = program_line(sys._getframe(1))
 
 

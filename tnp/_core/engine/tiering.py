@@ -351,7 +351,7 @@ class Kernel:
         self.bound = _Table()  # (arguments, static values) -> _Static
 
     def __call__(self, *args, **kwargs):
-        if syncs.reporting() and type(tracing.current_trace()) is jcore.EvalTrace:
+        if syncs.REPORTING and type(tracing.current_trace()) is jcore.EvalTrace:
             communication.fresh()  # (``python -m tnp run --report``: its collectives counted)
             out = self._call(*args, **kwargs)
             communication.ran((self, tuple(kwargs)), args)
