@@ -263,3 +263,30 @@ def test_second_process_loads_what_the_first_compiled(tmp_path):
     assert first["cold"] >= 1 and first["background"] >= 1 and first["cached"] == 0
     assert second["cold"] == 0 and second["cached"] >= 1 and second["background"] == 0
     assert runs[1]["counts"]["compiles"] == 0 and runs[1]["counts"]["loaded"] >= 1
+
+
+def test_fft_on_numpy_tier(device_placement):
+    """``fft`` (every transform type) has a NumPy rule (``interpreter_reductions._fft``): a cold
+    transform of a new length runs NumPy's pocketfft, no fallback compile, NumPy's values (the
+    NumPy test suite's ``TestFFT1D::test_identity`` loops over 511 lengths)."""
+    previous = settings.update(cold="force")
+    try:
+        rng = numpy.random.default_rng(0)
+        before, stats = caches.executables_built(), tiering.stats()
+        for n in (5, 8, 13):
+            z = rng.random((3, n)) + 1j * rng.random((3, n))
+            r = rng.random((3, n)).astype(numpy.float32)
+            for got, want in ((np.fft.fft(np.asarray(z)), numpy.fft.fft(z)),
+                              (np.fft.ifft(np.asarray(z), axis=0), numpy.fft.ifft(z, axis=0)),
+                              (np.fft.fft2(np.asarray(z)), numpy.fft.fft2(z)),
+                              (np.fft.rfft(np.asarray(r)), numpy.fft.rfft(r)),
+                              (np.fft.irfft(np.asarray(z), n), numpy.fft.irfft(z, n)),
+                              (np.fft.ifft(np.asarray(z), 2 * n), numpy.fft.ifft(z, 2 * n))):
+                got = numpy.asarray(got)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                numpy.testing.assert_allclose(got, want, rtol=1e-6 if r.dtype == got.dtype
+                                              else 1e-12, atol=1e-6)
+        assert caches.executables_built() == before
+        assert tiering.stats()["fallbacks"] == stats["fallbacks"] and not tiering.MISSING["fft"]
+    finally:
+        settings.restore(previous)

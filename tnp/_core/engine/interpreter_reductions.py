@@ -1,5 +1,6 @@
-"""The NumPy tier's rules for reductions, cumulative operations, ``dot_general`` and ``sort``:
-NumPy's own (its pairwise summation, its BLAS products), in the jaxpr's dtypes."""
+"""The NumPy tier's rules for reductions, cumulative operations, ``dot_general``, ``sort`` and
+``fft``: NumPy's own (its pairwise summation, its BLAS products, its pocketfft), in the jaxpr's
+dtypes."""
 import numpy as np
 
 from .interpreter_base import Unsupported, rule
@@ -80,3 +81,16 @@ def _sort(eqn, *xs):
             raise Unsupported("sort")
         order = np.lexsort(xs[:keys][::-1])
     return [np.take_along_axis(x, order, axis=d) for x in xs]
+
+
+# lax.FftType's values: FFT, IFFT (normalised by 1/n, as NumPy's), RFFT, IRFFT
+_FFTS = (np.fft.fftn, np.fft.ifftn, np.fft.rfftn, np.fft.irfftn)
+
+
+@rule("fft")
+def _fft(eqn, x):
+    """NumPy's transform over the last ``len(fft_lengths)`` axes, of those lengths (an inverse
+    real transform's are its output's)."""
+    p = eqn.params
+    lengths = tuple(p["fft_lengths"])
+    return _FFTS[int(p["fft_type"])](x, s=lengths, axes=tuple(range(-len(lengths), 0)))
