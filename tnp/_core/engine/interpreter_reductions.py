@@ -83,8 +83,9 @@ def _sort(eqn, *xs):
     return [np.take_along_axis(x, order, axis=d) for x in xs]
 
 
-# lax.FftType's values: FFT, IFFT (normalised by 1/n, as NumPy's), RFFT, IRFFT
-_FFTS = (np.fft.fftn, np.fft.ifftn, np.fft.rfftn, np.fft.irfftn)
+# lax.FftType's values: FFT, IFFT (normalised by 1/n, as NumPy's), RFFT, IRFFT (names:
+# ``numpy.fft`` loads at the first transform, not at ``import tnp``)
+_FFTS = ("fftn", "ifftn", "rfftn", "irfftn")
 
 
 @rule("fft")
@@ -93,4 +94,4 @@ def _fft(eqn, x):
     real transform's are its output's)."""
     p = eqn.params
     lengths = tuple(p["fft_lengths"])
-    return _FFTS[int(p["fft_type"])](x, s=lengths, axes=tuple(range(-len(lengths), 0)))
+    return getattr(np.fft, _FFTS[int(p["fft_type"])])(x, s=lengths, axes=tuple(range(-len(lengths), 0)))
