@@ -49,8 +49,9 @@ _NUMPY_TIER_FORCED = tnp_settings.get("cold") == "force"
 
 
 def xla_xfail(reason):
-    """Expected to fail because XLA's value differs from NumPy's (``reason`` says how): strict,
-    save under ``TNP_COLD=force``, where the NumPy tier may compute it."""
+    """Expected to fail because the compiled device implementation's value differs from NumPy's
+    (``reason`` says how): strict, save under ``TNP_COLD=force``, where the NumPy tier may
+    compute NumPy's."""
     return pytest.mark.xfail(reason=reason, strict=not _NUMPY_TIER_FORCED)
 
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import check, ftz_xfail
+from engine import check, ftz_xfail, xla_xfail
 from strategies import arrays, broadcastable_shapes, shapes
 
 ELEMENTWISE = sorted({getattr(np, n).__name__ for n in dir(np)
@@ -92,8 +92,8 @@ def _edge_params():
     for name in ELEMENTWISE:
         for dt in EDGE_DTYPES:
             reason = KNOWN.get((name, dt))
-            yield pytest.param(name, dt, id=f"{name}-{dt}", marks=pytest.mark.xfail(
-                strict=True, reason=reason) if reason else ())
+            yield pytest.param(name, dt, id=f"{name}-{dt}",
+                               marks=xla_xfail(reason) if reason else ())
 
 
 @pytest.mark.parametrize("name,dt", list(_edge_params()))

@@ -290,3 +290,21 @@ def test_fft_on_numpy_tier(device_placement):
         assert tiering.stats()["fallbacks"] == stats["fallbacks"] and not tiering.MISSING["fft"]
     finally:
         settings.restore(previous)
+
+
+def test_outer_product_on_numpy_tier_keeps_signed_zeros(device_placement):
+    """A ``dot_general`` without a contraction (an optimised ``einsum('i,j->ij')``) is the
+    products themselves on the NumPy tier: ``0.0 * -1.0`` is NumPy's ``-0.0`` (a BLAS product
+    sums from +0.0)."""
+    previous = settings.update(cold="force")
+    try:
+        a, b = numpy.array([0.0, 1.0]), numpy.array([-0.0, -1.0, -2.0])
+        for got, want in ((np.einsum("i,j->ij", np.asarray(a), np.asarray(b), optimize=True),
+                           numpy.einsum("i,j->ij", a, b, optimize=True)),
+                          (np.outer(np.asarray(a), np.asarray(b)), numpy.outer(a, b))):
+            got = numpy.asarray(got)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            numpy.testing.assert_array_equal(got, want)
+            numpy.testing.assert_array_equal(numpy.signbit(got), numpy.signbit(want))
+    finally:
+        settings.restore(previous)

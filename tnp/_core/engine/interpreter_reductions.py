@@ -66,7 +66,10 @@ def _dot_general(eqn, x, y):
     m = int(np.prod([x.shape[d] for d in lf], dtype=np.int64))
     k = int(np.prod([x.shape[d] for d in lc], dtype=np.int64))
     n = int(np.prod([y.shape[d] for d in rf], dtype=np.int64))
-    out = np.matmul(xt.reshape(b + [m, k]), yt.reshape(b + [k, n]))
+    if lc:
+        out = np.matmul(xt.reshape(b + [m, k]), yt.reshape(b + [k, n]))
+    else:  # an outer product: the products themselves (a BLAS sum from +0.0 loses -0.0)
+        out = np.multiply(xt.reshape(b + [m, 1]), yt.reshape(b + [1, n]))
     return out.reshape(b + [x.shape[d] for d in lf] + [y.shape[d] for d in rf])
 
 
