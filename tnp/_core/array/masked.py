@@ -150,7 +150,7 @@ def _host(value, point):
     return devices.to_host(value)
 
 
-_last = [None, None]  # the last mask whose positions were read, and its positions
+_last = [(None, None)]  # the last mask whose positions were read, with its positions
 
 
 def _positions(rec):
@@ -161,10 +161,11 @@ def _positions(rec):
         if rec.positions is None:
             rec.positions = np.flatnonzero(_host(rec.full, "mask")[:rec.length])
         return rec.positions
-    if _last[0] is not rec.mask:
-        _last[1] = np.flatnonzero(_host(rec.mask, "mask"))
-        _last[0] = rec.mask
-    return _last[1]
+    mask, positions = _last[0]
+    if mask is not rec.mask:
+        positions = np.flatnonzero(_host(rec.mask, "mask"))
+        _last[0] = rec.mask, positions
+    return positions
 
 
 _gather = jit(lambda full, positions: full.reshape(-1)[positions])
@@ -205,7 +206,7 @@ def materialise(v):
                 value = indexing.gather_kernel(plan.struct)(rec.full._value, plan.dyn)
             else:
                 with tracing.outside_trace():
-                    value = jax.device_put(np.array(_host(rec.full, "bucket")[:rec.length]))
+                    value = jax.device_put(np.array(_host(rec.full, "to_numpy")[:rec.length]))
             v._adopt(ndarray._wrap(value))
     return v
 
