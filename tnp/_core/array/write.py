@@ -482,7 +482,9 @@ def assign_lanes(target, index, n, value):
     padded integer buffer (a tnp root; its true lanes the first ``n``, in bounds: the caller
     checked), ``value`` a scalar or a buffer of ``index``'s bucket (``masked``'s bucketed
     values). The padding lanes are dropped; one kernel per bucket (``n`` is an operand), cast
-    as NumPy's setitem casts, recorded lazily when recording, else one eager write."""
+    as NumPy's setitem casts, recorded lazily when recording (a loop's previous write on the
+    same line flushed first, as ``assign_masked``'s: one graph per bucket, not a chain), else
+    one eager write."""
     check_writeable((target,))
     v = (lazy.operand(value) if isinstance(value, ndarray)
          else host_value(value, target._dtype, element=True))
@@ -490,11 +492,15 @@ def assign_lanes(target, index, n, value):
     kernel = _lanes_kernel(jax.default_backend() == "cpu")
     if lazy.recording():
         idx = lazy.operand(index)
+        line = lazy.cut()
         with lock_of(target):
             buf = target._buf
             if type(buf) is Node or type(buf) is ArrayImpl:
-                rebind(target, call(kernel, (buf, idx, n, v), target._shape, target._dtype))
+                node = call(kernel, (buf, idx, n, v), target._shape, target._dtype)
+                rebind(target, node)
                 target._version += 1
+                lazy.mark(line, node)
+                node = None  # (a flush outputs the nodes held outside its graph)
                 lazy.bound(target)
                 return target
     replace_root(target, kernel(target._value, index._value, n, lazy.value(v)))
