@@ -229,3 +229,26 @@ def test_shrinking_compaction_loop_builds_per_bucket():
     buckets = len({masked.bucket(n, v.size) for n in lengths})
     assert buckets <= 12
     assert new <= 2 * buckets  # built per count (before buckets): 400, now 6
+
+
+def test_empty_2d_repeated_indices_and_value_errors():
+    def body(xp):
+        out = []
+        x = xp.zeros(0)
+        y = x[x > 0]  # an empty source
+        out += [len(y), y.shape, y.sum(), repr(y), (y * 2).shape]
+        a = xp.asarray(numpy.arange(12.).reshape(3, 4))
+        b = a[a % 3 == 1]  # a 2-D source: the compaction is 1-D
+        out += [len(b), b, b.max(), b.mean(), b[b > 4] + 1]
+        f = xp.zeros(5, xp.int8)
+        j = xp.asarray([1, 1, 3, 3, 4])[xp.arange(5) >= 0]
+        len(j)
+        f[j] = xp.asarray([1, 2, 3, 4, 5])[xp.arange(5) >= 0]  # repeated: the last one wins
+        out.append(f)
+        for v in (1000, 1j):  # NumPy's conversion errors
+            try:
+                f[j] = v
+            except (OverflowError, TypeError) as exc:
+                out.append(type(exc).__name__)
+        return out
+    _same(body(tnp), body(numpy))
