@@ -252,3 +252,18 @@ def test_empty_2d_repeated_indices_and_value_errors():
                 out.append(type(exc).__name__)
         return out
     _same(body(tnp), body(numpy))
+
+
+def test_read_by_bucketed_index_stays_bucketed():
+    def body(xp, y, i):
+        a = xp.asarray(numpy.arange(300.0) * 1.5)
+        r = a[i]  # a read by a bucketed index: of the index's layout
+        if xp is tnp:
+            assert type(r) is masked.MaskedValue and r._cache.length == len(i)
+        out = [r, r + y, a[i - 300], a[i[y > 5]], r.sum()]
+        try:
+            xp.arange(100.0)[i]
+        except IndexError as exc:
+            out.append(type(exc).__name__)
+        return out
+    both(body)

@@ -23,8 +23,8 @@ beside it): one mechanism, a masked value being the bucket of the full size whos
 picks, a bucketed value the bucket whose lanes are the first ``n``. Its ``shape``, ``len`` and
 ``size`` are then known without a sync; its kernels are built per bucket, not per count:
 a ufunc of bucketed values of one bucket and length (and scalars) is computed on the padded
-buffers (``ufunc_call``), a compaction of one by a bucketed boolean mask of its layout is
-bucketed again (``getitem``), the reductions mask the padding (``reduction``), and
+buffers (``ufunc_call``), a compaction of one by a bucketed boolean mask of its layout and a
+read ``a[i]`` by a bucketed integer ``i`` are bucketed again (``getitem``), the reductions mask the padding (``reduction``), and
 ``a[i] = v`` by a bucketed integer ``i`` drops the padding lanes (``setitem``,
 ``write.assign_lanes``). Anything else materialises it: ``buf[:n]`` as an ordinary array.
 
@@ -293,17 +293,29 @@ def inplace(uf, v, other, fallback):
 
 
 def getitem(x, index):
-    """``x[index]`` when ``x`` or ``index`` is a masked value: when ``index`` is a boolean one
-    of ``x``'s layout, a bucketed value (both bucketed first; the true lanes' positions read
-    on the host, sync point "mask"; one gather per pair of buckets); else None, both
-    materialised (the caller indexes as NumPy does)."""
-    if (type(x) is MaskedValue and type(index) is MaskedValue and index._dtype == np.bool_
-            and isinstance(tracing.current_trace(), _jcore.EvalTrace)):
-        rec = _layout((x, index), keep_masked=False)
-        if rec is not None:
-            return _new(_compact(x._cache.full, _positions(index._cache)), x._dtype)
+    """``x[index]`` when ``x`` or ``index`` is a masked value, a bucketed value when: ``index``
+    is a boolean one of ``x``'s layout (both bucketed first; the true lanes' positions read on
+    the host, sync point "mask"; one gather per pair of buckets); or ``index`` an integer one
+    and ``x`` a 1-D device root (bucketed first; the true lanes bounds-checked on the host, sync
+    point "bounds", NumPy's ``IndexError``; one gather per size and bucket, the padding lanes
+    clamped), of ``index``'s layout. Else None, both materialised (the caller indexes as NumPy
+    does)."""
+    if type(index) is MaskedValue and isinstance(tracing.current_trace(), _jcore.EvalTrace):
+        if type(x) is MaskedValue and index._dtype == np.bool_:
+            rec = _layout((x, index), keep_masked=False)
+            if rec is not None:
+                return _new(_compact(x._cache.full, _positions(index._cache)), x._dtype)
+        elif (type(x) is ndarray and index._dtype.kind in "iu" and len(x._shape) == 1
+              and x._shape[0] and not x._on_host):
+            rec = bucketize(index)._cache
+            indexing.check_bounds(_host(rec.full, "bounds")[:rec.length], x._shape[0], 0)
+            return _new(_Pending(ndarray._wrap(_take(x._value, rec.full._value)),
+                                 length=rec.length), x._dtype)
     _materialise_all((x, index))
     return None
+
+
+_take = jit(lambda x, i: jnp.take(x, jnp.where(i < 0, i + x.shape[0], i), mode="clip"))
 
 
 def setitem(target, index, value):
