@@ -11,7 +11,7 @@ from .._core.engine.jaxload import jnp
 import numpy as np
 
 from .._core.rules import dtypes, probe
-from .._core.array import write
+from .._core.array import masked, write
 from .._core.numerics.casting import numpy_cast
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import (ArrayLike, ArrayOrScalar, normalize, normalize_axes,
@@ -33,6 +33,8 @@ def _truth(a: ArrayLike, axis, keepdims, where: ArrayLike | None, fn):
 
 
 def _reduce(fn, a, axis, out, keepdims, where):
+    if type(a) is masked.MaskedValue:  # a bucketed value: its padding masked
+        a, where = masked.reduction(a, axis, where)
     a = asarray(a)
     if a.ndim == 0 and axis is not None and not isinstance(axis, (tuple, list)) and (
             operator_index(axis) in (0, -1)):

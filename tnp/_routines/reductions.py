@@ -14,6 +14,7 @@ from .._core.engine.jaxload import jnp, Tracer
 import numpy as np
 
 from .._core.engine import lazy
+from .._core.array import masked
 from .._core.rules import probe
 from .._core.numerics.casting import numpy_cast
 from .._core.numerics.division import true_divide
@@ -145,6 +146,8 @@ def reduction(uf, numpy_fn, a, axis, dtype, out, keepdims, initial, where, metho
     """``numpy_fn`` (``np.sum``, ``np.max``, ``np.nansum``, ...) as ``uf.reduce`` runs it; a
     subclass overriding ``method`` (``"sum"``) has it called instead, as NumPy's
     ``_wrapreduction`` does."""
+    if type(a) is masked.MaskedValue:  # a bucketed value: its padding masked
+        a, where = masked.reduction(a, axis, where, uf is minimum or uf is maximum)
     if type(a) is not ndarray and method is not None and isinstance(a, ndarray) and (
             getattr(type(a), method) is not getattr(ndarray, method)):
         kw = {k: v for k, v in (("keepdims", keepdims), ("initial", initial), ("where", where))
@@ -219,6 +222,8 @@ def _plan(name, a, axis, dtype, keepdims, **kw):
 
 @np_doc(np.mean)
 def mean(a, axis=None, dtype=None, out=None, keepdims=_NoValue, *, where=_NoValue):
+    if type(a) is masked.MaskedValue:  # a bucketed value: its padding masked
+        a, where = masked.reduction(a, axis, where)
     a = a if type(a) is ndarray else asarray(a)
     rt, axes, kd = _plan("mean", a, axis, dtype, keepdims, where=where)
     _warn_few(a, _where(where), axes, 0, "Mean of empty slice")

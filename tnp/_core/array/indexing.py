@@ -314,7 +314,7 @@ def _advanced_plan(shape, items, index):
             dim += a.ndim
         else:
             if selects:
-                _check_bounds(a, shape[dim], dim - len([x for x in expand if x <= dim]))
+                check_bounds(a, shape[dim], dim - len([x for x in expand if x <= dim]))
             struct.append("array")
             dyn.append(a)
             dim += 1
@@ -345,7 +345,7 @@ def _nonzero(mask):
 _bounds_kernel = jit(lambda a: (jnp.min(a), jnp.max(a)))
 
 
-def _check_bounds(a, n, dim):
+def check_bounds(a, n, dim):
     if a.size == 0:
         return
     if isinstance(a, np.ndarray):

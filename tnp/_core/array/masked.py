@@ -1,5 +1,5 @@
-"""Masked values: ``x[m]`` for a boolean mask ``m`` of ``x``'s whole shape, on the device, kept
-full size until its shape is asked.
+"""Masked and bucketed values: ``x[m]`` for a boolean mask ``m`` of ``x``'s whole shape, on the
+device, kept full size until its shape is asked, then held padded to a size bucket.
 
 NumPy's ``x[m]`` is a compacted copy whose length is the mask's count: a data-dependent shape,
 which on XLA is a sync (the count) and a compile per count. The classic masked update
@@ -15,31 +15,64 @@ never written. Anything else (its shape, ``len``, printing, iteration, a reducti
 *materialises* it (``materialise``: the mask's count, a named sync point, and the compaction),
 after which it is an ordinary array (its class is ``ndarray`` again) with NumPy's values.
 
+A compaction that lives on (``z, c, idx = z[keep], c[keep], idx[keep]`` over a shrinking active
+set) has a new length every iteration. When its length is asked, or it meets another value of
+another layout, a masked value is *bucketed* (``bucketize``: the mask's count read, a named sync
+point, and the compaction gathered into a buffer padded to ``bucket(n)``, its true length ``n``
+beside it): one mechanism, a masked value being the bucket of the full size whose lanes a mask
+picks, a bucketed value the bucket whose lanes are the first ``n``. Its ``shape``, ``len`` and
+``size`` are then known without a sync; its kernels are built per bucket, not per count:
+a ufunc of bucketed values of one bucket and length (and scalars) is computed on the padded
+buffers (``ufunc_call``), a compaction of one by a bucketed boolean mask of its layout and a
+read ``a[i]`` by a bucketed integer ``i`` are bucketed again (``getitem``), the reductions mask the padding (``reduction``), and
+``a[i] = v`` by a bucketed integer ``i`` drops the padding lanes (``setitem``,
+``write.assign_lanes``). Anything else materialises it: ``buf[:n]`` as an ordinary array.
+
 A masked value is an ``ndarray`` subclass with no slots of its own (so that it can become an
-``ndarray`` in place): its record (``_Pending``) is in the ``_cache`` slot, and its buffer,
-base and shape are properties that materialise it. ``type()`` shows the subclass until then;
-``__class__`` says ``ndarray``.
+``ndarray`` in place): its record (``_Pending``) is in the ``_cache`` slot, and its buffer and
+base are properties that materialise it, its shape one that buckets it. ``type()`` shows the
+subclass until then; ``__class__`` says ``ndarray``.
 """
+import math
 import threading
 
 import numpy as np
 
-from ..engine import lazy, tracing
-from ..engine.jaxload import jax, jcore as _jcore, on_load
+from ..engine import devices, lazy, syncs, tracing
+from ..engine.jaxload import jax, jit, jnp, jcore as _jcore, on_load
 from ..numerics.fperr import errcheck as _errcheck
 from . import indexing, write
 from .ndarray import ndarray
 
 _LOCK = threading.RLock()
 _SCALARS = (bool, int, float, complex, np.generic)
-seen = [False]  # whether a masked value was ever made (the ufunc hook's one check before)
+_NO_VALUE = np._NoValue
+seen = [False]  # whether a masked value was ever made (the hooks' one check before)
+STEPS = 4  # buckets per octave: sizes round(2 ** (k / STEPS))
 
 
 class _Pending:
-    """A masked value's record: ``full``, a tnp root of the full-size values; ``mask``, the
-    mask's value when taken (a pending node or a concrete array); ``source`` and ``version``:
-    the mask array given and its root's version then (what ``same`` compares)."""
-    __slots__ = ("full", "mask", "source", "version")
+    """A masked or bucketed value's record. Masked (``length`` None): ``full``, a tnp root of
+    the full-size values; ``mask``, the mask's value when taken (a pending node or a concrete
+    array); ``source`` and ``version``: the mask array given and its root's version then (what
+    ``_layout`` compares). Bucketed: ``full``, a 1-D tnp root of the bucket's size whose first
+    ``length`` lanes are the values (the rest padding, never shown); ``positions``, for a
+    boolean one, its true lanes' positions once read (``_positions``)."""
+    __slots__ = ("full", "mask", "source", "version", "length", "positions")
+
+    def __init__(self, full, mask=None, source=None, version=None, length=None):
+        self.full, self.mask, self.source, self.version = full, mask, source, version
+        self.length, self.positions = length, None
+
+
+def bucket(n, cap):
+    """The bucket of ``n`` values: the smallest size ``round(2 ** (k / STEPS)) >= n`` (at most
+    18% padding at ``STEPS`` 4), at most ``cap`` (the buffer compacted from, itself a bucket or
+    an array's whole size: the sizes a loop meets stay few)."""
+    k = max(0, math.floor(STEPS * math.log2(n)) - 1) if n > 1 else 0
+    while round(2 ** (k / STEPS)) < n:
+        k += 1
+    return min(round(2 ** (k / STEPS)), cap)
 
 
 def _storage(name):
@@ -49,13 +82,20 @@ def _storage(name):
     return property(get)
 
 
+def _shape(v):
+    """A masked value's shape: its true length, bucketed first (no further sync after)."""
+    if type(v) is MaskedValue:
+        return (bucketize(v)._cache.length,)
+    return v._shape  # (materialised by another thread meanwhile)
+
+
 class MaskedValue(ndarray):
-    """``x[m]`` before its shape is asked (see the module docstring)."""
+    """``x[m]`` before its data is asked (see the module docstring)."""
     __slots__ = ()
     __class__ = property(lambda self: ndarray)
     _buf = _storage("_buf")
     _base = _storage("_base")
-    _shape = _storage("_shape")
+    _shape = property(_shape)
 
 
 def _flatten(v):
@@ -84,11 +124,8 @@ def applies(x, index):
 
 def take(x, mask):
     """``x[mask]`` as a masked value (``applies``)."""
-    rec = _Pending()
-    rec.full = ndarray._wrap(_operand(x))
-    rec.mask = _operand(mask)
-    rec.source, rec.version = mask, mask._root._version
-    return _new(rec, x._dtype)
+    return _new(_Pending(ndarray._wrap(_operand(x)), _operand(mask), mask, mask._root._version),
+                x._dtype)
 
 
 def _new(rec, dtype):
@@ -105,36 +142,98 @@ def _new(rec, dtype):
     return v
 
 
-def materialise(v):
-    """The masked value ``v`` as NumPy's compacted array, in place (it becomes a plain root:
-    ``ndarray._adopt``); the mask's count is a named sync point ("mask"). Returns ``v``."""
+def _host(value, point):
+    """A device value (a tnp root, a pending node, a jax array) read on the host: the named
+    sync point ``point``."""
+    value = value._value if isinstance(value, ndarray) else lazy.value(value)
+    syncs.record(point, value)
+    return devices.to_host(value)
+
+
+_last = [(None, None)]  # the last mask whose positions were read, with its positions
+
+
+def _positions(rec):
+    """The positions of a boolean masked or bucketed value's true lanes in the flattened full
+    buffer (of a masked value's mask), read on the host once (``z[k], c[k], idx[k]`` read the
+    mask ``k`` once)."""
+    if rec.length is not None:
+        if rec.positions is None:
+            rec.positions = np.flatnonzero(_host(rec.full, "mask")[:rec.length])
+        return rec.positions
+    mask, positions = _last[0]
+    if mask is not rec.mask:
+        positions = np.flatnonzero(_host(rec.mask, "mask"))
+        _last[0] = rec.mask, positions
+    return positions
+
+
+_gather = jit(lambda full, positions: full.reshape(-1)[positions])
+
+
+def _compact(full, positions):
+    """A bucketed record of ``full``'s values at ``positions`` (of its flattened buffer): one
+    gather per full size and bucket (the positions padded with 0, a lane never shown)."""
+    n = len(positions)
+    b = bucket(n, full.size)
+    padded = np.zeros(b, np.intp)
+    padded[:n] = positions
+    return _Pending(ndarray._wrap(_gather(full._value, padded)), length=n)
+
+
+def bucketize(v):
+    """The masked value ``v`` bucketed in place (its record replaced; a bucketed one as it is):
+    the mask's count (sync point "mask") and one gather per bucket. Returns ``v``."""
     with _LOCK:
-        if type(v) is MaskedValue:
+        if type(v) is MaskedValue and v._cache.length is None:
             rec = v._cache
-            mask = lazy.value(rec.mask)
-            plan = indexing.parse(rec.full._shape, mask)
-            v._adopt(ndarray._wrap(indexing.gather_kernel(plan.struct)(rec.full._value,
-                                                                       plan.dyn)))
+            v._cache = _compact(rec.full, _positions(rec))
     return v
 
 
-def _record(args):
-    """The record of the masked values among ``args`` when they all share one mask (the same
-    mask array at the same version) and the others are scalars (Python or NumPy scalars, 0-d
-    tnp arrays), else None."""
-    rec = None
+def materialise(v):
+    """The masked or bucketed value ``v`` as NumPy's compacted array, in place (it becomes a
+    plain root: ``ndarray._adopt``): a masked one by the mask's count (sync point "mask") and
+    the compaction, a bucketed one as its first ``length`` lanes, cut on the host (no kernel
+    per length; a device slice where a host round trip costs more is the next step). Returns
+    ``v``."""
+    with _LOCK:
+        if type(v) is MaskedValue:
+            rec = v._cache
+            if rec.length is None:
+                mask = lazy.value(rec.mask)
+                plan = indexing.parse(rec.full._shape, mask)
+                value = indexing.gather_kernel(plan.struct)(rec.full._value, plan.dyn)
+            else:
+                with tracing.outside_trace():
+                    value = jax.device_put(np.array(_host(rec.full, "to_numpy")[:rec.length]))
+            v._adopt(ndarray._wrap(value))
+    return v
+
+
+def _layout(args, keep_masked=True):
+    """The record of the masked values among ``args`` when they share one layout and the others
+    are scalars (Python or NumPy scalars, 0-d tnp arrays), else None. One layout: masked
+    values of one mask (the same mask array at the same version: they stay masked when
+    ``keep_masked``), or bucketed values of one bucket and length (masked ones bucketed first:
+    ``x[m1] + y[m2]`` of equal counts is NumPy's elementwise sum)."""
+    recs = []
     for a in args:
         if type(a) is MaskedValue:
-            r = a._cache
-            if rec is None:
-                rec = r
-            elif r.source is not rec.source or r.version != rec.version:
-                return None
+            recs.append(a._cache)
         elif not (isinstance(a, _SCALARS) or (type(a) is ndarray and a._shape == ())):
             return None
-    if rec is None or rec.source._root._version != rec.version:
+    if not recs:
         return None
-    return rec
+    r = recs[0]
+    if keep_masked and r.length is None and r.source._root._version == r.version and all(
+            q.length is None and q.source is r.source and q.version == r.version for q in recs):
+        return r
+    recs = [bucketize(a)._cache for a in args if type(a) is MaskedValue]
+    r = recs[0]
+    if all(q.length == r.length and q.full._shape == r.full._shape for q in recs):
+        return r
+    return None
 
 
 def _materialise_all(args):
@@ -144,16 +243,17 @@ def _materialise_all(args):
 
 
 def _kept(uf, args):
-    """The shared record when ``uf(*args)`` stays masked: one output, no core signature, no
-    error state in mode 'raise' (its checks read every element), no integer ``power`` whose
-    exponent is masked (NumPy's negative-exponent check reads the values written only)."""
+    """The shared record when ``uf(*args)`` stays masked or bucketed: one output, no core
+    signature, no error state in mode 'raise' (its checks read every element), no integer
+    ``power`` whose exponent is masked (NumPy's negative-exponent check reads the values
+    written only)."""
     if (uf.nout != 1 or uf._core is not None or len(args) != uf.nin
             or _errcheck.modes() is not None):
         return None
     if uf.__name__ in ("power", "float_power") and len(args) == 2 and type(
             args[1]) is MaskedValue and args[1]._dtype.kind in "iub":
         return None
-    return _record(args)
+    return _layout(args)
 
 
 def _full(a):
@@ -161,18 +261,17 @@ def _full(a):
 
 
 def ufunc_call(uf, args, kwargs):
-    """``uf(*args, **kwargs)`` when an operand is a masked value: a masked value computed on
-    the full arrays when the call stays masked (``_kept``), else None, the masked operands
-    materialised first (the caller then makes the ordinary call)."""
+    """``uf(*args, **kwargs)`` when an operand is a masked value: a masked or bucketed value of
+    the operands' layout computed on their full buffers when the call stays so (``_kept``),
+    else None, the masked operands materialised first (the caller then makes the ordinary
+    call)."""
     rec = None if kwargs else _kept(uf, args)
     if rec is None:
         _materialise_all(args)
         return None
     with np.errstate(all="ignore"):  # (lanes outside the mask would warn: none is reported)
         r = uf(*map(_full, args))
-    out = _Pending()
-    out.full, out.mask, out.source, out.version = r, rec.mask, rec.source, rec.version
-    return _new(out, r._dtype)
+    return _new(_Pending(r, rec.mask, rec.source, rec.version, rec.length), r._dtype)
 
 
 def inplace(uf, v, other, fallback):
@@ -182,24 +281,87 @@ def inplace(uf, v, other, fallback):
     operator) on the materialised operands, with NumPy's result or error. Returns ``v``."""
     rec = _kept(uf, (v, other))
     if rec is not None:
+        rec = v._cache  # (``_kept`` may have bucketed it)
         with np.errstate(all="ignore"):
             r = uf(rec.full, _full(other))
         if np.can_cast(r._dtype, v._dtype, "same_kind"):
             rec.full = r if r._dtype == v._dtype else r.astype(v._dtype)
+            rec.positions = None
             return v
     _materialise_all((v, other))
     return fallback(v, other)
 
 
+def getitem(x, index):
+    """``x[index]`` when ``x`` or ``index`` is a masked value, a bucketed value when: ``index``
+    is a boolean one of ``x``'s layout (both bucketed first; the true lanes' positions read on
+    the host, sync point "mask"; one gather per pair of buckets); or ``index`` an integer one
+    and ``x`` a 1-D device root (bucketed first; the true lanes bounds-checked on the host, sync
+    point "bounds", NumPy's ``IndexError``; one gather per size and bucket, the padding lanes
+    clamped), of ``index``'s layout. Else None, both materialised (the caller indexes as NumPy
+    does)."""
+    if type(index) is MaskedValue and isinstance(tracing.current_trace(), _jcore.EvalTrace):
+        if type(x) is MaskedValue and index._dtype == np.bool_:
+            rec = _layout((x, index), keep_masked=False)
+            if rec is not None:
+                return _new(_compact(x._cache.full, _positions(index._cache)), x._dtype)
+        elif (type(x) is ndarray and index._dtype.kind in "iu" and len(x._shape) == 1
+              and x._shape[0] and not x._on_host):
+            rec = bucketize(index)._cache
+            indexing.check_bounds(_host(rec.full, "bounds")[:rec.length], x._shape[0], 0)
+            return _new(_Pending(ndarray._wrap(_take(x._value, rec.full._value)),
+                                 length=rec.length), x._dtype)
+    _materialise_all((x, index))
+    return None
+
+
+_take = jit(lambda x, i: jnp.take(x, jnp.where(i < 0, i + x.shape[0], i), mode="clip"))
+
+
 def setitem(target, index, value):
-    """``target[index] = value`` when ``value`` is a masked value: a masked write
-    (``write.assign_masked``) when ``index`` is its mask, unchanged since, and the target has
-    the mask's shape; returns whether it wrote (else ``value`` is materialised and the caller
-    writes it as NumPy does)."""
-    rec = value._cache
-    if (index is rec.source and rec.source._root._version == rec.version
-            and _errcheck.modes() is None and target._shape == rec.full._shape):
-        write.assign_masked(target, rec.full, rec.mask)
-        return True
-    materialise(value)
+    """``target[index] = value`` when ``value`` or ``index`` is a masked value; returns whether
+    it wrote (else both are materialised and the caller writes as NumPy does). Written here:
+    ``x[m] = x[m]``-like values (``value`` masked by ``index``, unchanged since, the target of
+    the mask's shape: ``write.assign_masked``); ``a[i] = v`` with ``i`` a masked or bucketed
+    integer value (bucketed), ``a`` a 1-D device root and ``v`` a scalar or a value of ``i``'s
+    layout: ``write.assign_lanes``, the padding lanes dropped, NumPy's ``IndexError`` for a
+    true lane out of bounds (the lanes read on the host, sync point "bounds")."""
+    if type(value) is MaskedValue and type(index) is not MaskedValue:
+        rec = value._cache
+        if (rec.length is None and index is rec.source
+                and rec.source._root._version == rec.version
+                and _errcheck.modes() is None and target._shape == rec.full._shape):
+            write.assign_masked(target, rec.full, rec.mask)
+            return True
+    elif (type(index) is MaskedValue and index._dtype.kind in "iu" and type(target) is ndarray
+          and target._base is None and len(target._shape) == 1 and not target._on_host
+          and isinstance(tracing.current_trace(), _jcore.EvalTrace)):
+        rec = _layout((index, value), keep_masked=False)
+        if rec is not None:
+            rec = index._cache
+            lanes = _host(rec.full, "bounds")[:rec.length]
+            indexing.check_bounds(lanes, target._shape[0], 0)
+            write.assign_lanes(target, rec.full, rec.length, _full(value))
+            return True
+    _materialise_all((index, value))
     return False
+
+
+def reduction(a, axis, where, idempotent=False):
+    """The operand and ``where`` of a whole reduction (``sum``, ``mean``, ``any``, ``all``;
+    ``min``, ``max``: ``idempotent``) of the masked value ``a``: its bucket's buffer with
+    ``where`` true on its true lanes (the padding reduced as the identity; for an idempotent
+    reduction, the padding lanes set to the first true lane's value, one kernel per bucket),
+    when ``where`` is not given and ``axis`` names its one axis; else ``a`` materialised."""
+    if type(a) is MaskedValue and (where is _NO_VALUE or where is True) and (
+            axis is None or axis in (0, -1, (0,), (-1,))):
+        rec = bucketize(a)._cache
+        if not idempotent:
+            return rec.full, np.arange(rec.full.size) < rec.length
+        if rec.length:
+            return ndarray._wrap(_fill(rec.full._value, rec.length)), where
+    _materialise_all((a,))
+    return a, where
+
+
+_fill = jit(lambda full, n: jnp.where(jnp.arange(full.shape[0]) < n, full, full[0]))

@@ -67,8 +67,8 @@ class ndarray:
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
         """A view of this array through one more lens (of class ``cls``, default this one's)."""
-        v = object.__new__(cls or type(self))
-        root = self._base if self._base is not None else self
+        root = self._base if self._base is not None else self  # (a masked value materialised:
+        v = object.__new__(cls or type(self))  # its class is ``ndarray`` after)
         chain, dyns = self._chain()
         v._buf = None
         v._base = root
@@ -91,8 +91,8 @@ class ndarray:
         buffer, serves reads on the host; the lenses from this array to the view (the device
         path and writes need them), ``lenses()`` as ``(lenses, dynamic operands)`` from this
         array's shape now, are made when first asked (``_chain``)."""
-        v = object.__new__(type(self))
         root = self._base if self._base is not None else self
+        v = object.__new__(type(self))
         v._buf = None
         v._base = root
         v._lens = None  # not made yet: ``_chain``

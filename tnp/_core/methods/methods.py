@@ -13,7 +13,7 @@ import numpy as np
 
 from ..engine import devices, distributed, lenses, syncs
 from ..rules import dtypes, probe
-from ..array import storage, write
+from ..array import masked, storage, write
 from ..array.flags import copy_order, lay_out, numpy_layout
 from ..array.ndarray import ndarray
 from ..dispatch.frontend import device_or_numpy
@@ -359,3 +359,18 @@ def _delegate(name):
 
 for _name in DELEGATED:
     setattr(ndarray, _name, _delegate(_name))
+
+
+def _bucketed_reduction(name):
+    """The reduction method ``name`` of a masked value: the routine's, which masks a bucketed
+    value's padding (``masked.reduction``) instead of materialising it first."""
+    def method(self, *args, **kwargs):
+        return getattr(past_host, name)(self, *args, **kwargs)
+    method.__name__ = name
+    method.__qualname__ = f"ndarray.{name}"
+    method.__wrapped__ = getattr(np.ndarray, name)
+    return method
+
+
+for _name in ("sum", "mean", "min", "max", "any", "all"):
+    setattr(masked.MaskedValue, _name, _bucketed_reduction(_name))

@@ -58,6 +58,11 @@ ndarray.__new__ = __new__
 
 @_protocol
 def __getitem__(self, /, index):
+    if masked.seen[0] and (type(self) is masked.MaskedValue or type(
+            index) is masked.MaskedValue):  # a compaction of a bucketed value stays bucketed
+        r = masked.getitem(self, index)
+        if r is not None:
+            return r
     root = self._base
     if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
             self._shape) == 1:  # the host tier's element loop, at NumPy's cost
@@ -84,8 +89,9 @@ def __getitem__(self, /, index):
 def __setitem__(self, /, index, value):
     if tiers.following:  # a device value or index: a large host target goes to the device
         tiers.follow(self, value, index)
-    if type(value) is masked.MaskedValue and masked.setitem(self, index, value):
-        return  # x[mask] = f(x[mask], ...): a masked write
+    if masked.seen[0] and (type(value) is masked.MaskedValue or type(
+            index) is masked.MaskedValue) and masked.setitem(self, index, value):
+        return  # x[mask] = f(x[mask], ...), a[bucketed] = v: a masked write
     write.assign(self, value, index=index)
 
 
