@@ -689,6 +689,10 @@ for dt_id, arr, big in [("int8", I8, 1000), ("int8-neg", I8, -129), ("uint8", U8
          lambda xp, a, v=big: _setitem(a, xp.array([True, False, True]), v), arr)
     case(f"overflow-{dt_id}-setitem-ellipsis",
          lambda xp, a, v=big: _setitem(a, Ellipsis, v), arr)
+    case(f"overflow-{dt_id}-setitem-fancy-out-of-bounds",  # (the value is converted first)
+         lambda xp, a, v=big: _setitem(a[::-1], [5], v), arr)
+    case(f"overflow-{dt_id}-setitem-int-out-of-bounds",  # (the index is checked first)
+         lambda xp, a, v=big: _setitem(a, 5, v), arr)
     case(f"overflow-{dt_id}-put", lambda xp, a, v=big: xp.put(a, [0], v), arr)
     case(f"overflow-{dt_id}-fill", lambda xp, a, v=big: a.fill(v), arr)
     case(f"overflow-{dt_id}-full", lambda xp, a, v=big: xp.full(3, v, a.dtype), arr)

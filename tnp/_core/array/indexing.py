@@ -121,9 +121,11 @@ def _plain_key(items):
     return tuple(key)
 
 
-def parse(shape, index):
+def parse(shape, index, before_bounds=None):
     """Return a BasicPlan or an AdvancedPlan for ``array[index]`` on an array of ``shape`` (a
-    plain basic index seen before is one lookup: ``_PLANS``)."""
+    plain basic index seen before is one lookup: ``_PLANS``). ``before_bounds``: called for an
+    advanced index once its form is checked, before its values are (a write's value is
+    converted there in NumPy's order: ``x[[9]] = -1`` of a uint8 ``x`` is an OverflowError)."""
     items = index if isinstance(index, tuple) else (index,)  # a tuple subclass too, as NumPy
     key = _plain_key(items)
     if key is not None:
@@ -141,7 +143,7 @@ def parse(shape, index):
             break
     if basic:
         return _basic_plan(shape, items, index)
-    return _advanced_plan(shape, items, index)
+    return _advanced_plan(shape, items, index, before_bounds)
 
 
 def _basic_plan(shape, items, index):
@@ -245,7 +247,7 @@ def _bool0_rewrite(shape, items):
     return tuple(axes), tuple(new)
 
 
-def _advanced_plan(shape, items, index):
+def _advanced_plan(shape, items, index, before_bounds=None):
     given_shape = shape
     expand, items = _bool0_rewrite(shape, items)
     if expand:
@@ -282,6 +284,8 @@ def _advanced_plan(shape, items, index):
         if expand:  # NumPy's message counts axes of the index as given (0-d booleans unexpanded)
             numpy_index_error(given_shape, index)
         raise
+    if before_bounds is not None:
+        before_bounds()
     # NumPy checks bounds only when the broadcast index arrays select something
     selects = 0 not in np.broadcast_shapes(*(
         (int(np.count_nonzero(p)),) if p.dtype == np.bool_ else p.shape

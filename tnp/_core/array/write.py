@@ -51,7 +51,7 @@ import numpy as np
 from ..engine import caches, lenses, tracing
 from . import indexing
 from ..numerics.casting import numpy_cast, warn_complex_to_real
-from ..rules.dtypes import check_supported
+from ..rules.dtypes import check_python_int, check_supported
 from ..rules.errors import TnpTracingError
 from ..engine import lazy
 from ..engine.lazy import Node, call, force, rebind
@@ -381,7 +381,8 @@ def assign(target, value, index=None, where=None,
     shape = target._shape
     element = False
     if index is not None:
-        plan = indexing.parse(shape, index)
+        plan = indexing.parse(shape, index, None if type(value) is not int else
+                              functools.partial(check_python_int, value, target._dtype))
         if isinstance(plan, indexing.BasicPlan):
             chain, dyns = chain + (plan.lens,), dyns + (plan.dyn,)
             element = plan.scalar
