@@ -350,10 +350,11 @@ def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
     on the device: NumPy writes host copies of them (so that what it leaves unwritten, with
     ``where=``, keeps its values), then each is assigned to its tnp array; nothing is written
     when NumPy raises."""
-    houts = tuple(None if o is None else np.array(numpy_value(o, pull=True)) for o in outs)
+    houts = tuple(np.array(numpy_value(o, pull=True)) if isinstance(o, ndarray) else o
+                  for o in outs)  # (a NumPy ``out`` NumPy writes itself)
     result = numpy_fn(*hargs, out=houts if type(out) is tuple else houts[0], **hkwargs)
     for o, h in zip(outs, houts):
-        if o is not None:
+        if isinstance(o, ndarray):
             write.assign(o, h)
     return _written(outs, result)
 
@@ -390,20 +391,24 @@ def _written(outs, result):
 
 
 def _run_writing(numpy_fn, hargs, hkwargs, out, unsupported):
+    """NumPy's call writing ``out``: tnp host arrays under their roots' locks, a NumPy array
+    (a ``numpy.ndarray`` or a subclass: NumPy's memory, not tnp's) by NumPy itself, as NumPy
+    writes it and returns it."""
     outs = out if type(out) is tuple else (out,)
-    if any(o is not None and not isinstance(o, ndarray) for o in outs):
+    if any(o is not None and not isinstance(o, (ndarray, np.ndarray)) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
-    if any(o is not None and type(o._root._buf) is not np.ndarray for o in outs):
+    touts = [o for o in outs if isinstance(o, ndarray)]
+    if any(type(o._root._buf) is not np.ndarray for o in touts):
         if not unsupported:
             return DECLINED  # a device ``out``: the device implementation writes it
         return _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs)
-    roots = {id(o._root): o._root for o in outs if o is not None}
+    roots = {id(o._root): o._root for o in touts}
     held = [write.writing(r) for r in roots.values()]
     owners = {}
     for key, w in zip(roots, held):
         owners[key] = w.__enter__()
     try:
-        houts = tuple(None if o is None else _writeable_value(o, owners[id(o._root)])
+        houts = tuple(_writeable_value(o, owners[id(o._root)]) if isinstance(o, ndarray) else o
                       for o in outs)
         result = numpy_fn(*hargs, out=houts if type(out) is tuple else houts[0], **hkwargs)
     finally:
