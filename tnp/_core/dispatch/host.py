@@ -20,7 +20,7 @@ import types
 import numpy as np
 
 from ..engine import lenses
-from . import tiers
+from . import stand_ins, tiers
 from ..array import write
 from ..array.ndarray import OnDevice, ndarray, numpy_value, refused_array_method
 from ..engine.tracing import in_trace
@@ -215,11 +215,10 @@ def call(numpy_fn, args, kwargs, unsupported=False):
             args, kwargs = args[:i], dict(kwargs, **dict(zip(names, args[i:])))
     hkwargs = {}
     try:
-        hargs = list(map(numpy_value, args)) if not unsupported else [
-            numpy_value(a, True) for a in args]
+        hargs = [_host_value(a, unsupported) for a in args]
         for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see:
             if (k != "out" or v is None) and v is not np._NoValue:  # a ufunc's where= warns
-                hkwargs[k] = numpy_value(v, unsupported)  # without it)
+                hkwargs[k] = _host_value(v, unsupported)  # without it)
     except OnDevice:
         return DECLINED
     if not tiers.HOSTED and not unsupported and not _has_array(args, kwargs):
@@ -257,6 +256,18 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return _wrap(result, hargs, hkwargs, lambda r: _shared(r, args, hargs))
 
 
+def _host_value(x, pull):
+    """``numpy_value(x, pull)``; an array of a user's subclass of tnp.ndarray (not tnp's own
+    masked value, whose ``__class__`` says ndarray) on the host as its NumPy stand-in
+    (``stand_ins.stand_in``), so that NumPy keeps the subclass where it keeps its own."""
+    t = type(x)
+    if t is ndarray or not isinstance(x, ndarray) or x.__class__ is ndarray:
+        return numpy_value(x, pull)
+    if not pull and type(x._root._buf) is not np.ndarray:
+        raise OnDevice
+    return stand_ins.stand_in(x, numpy_value(x, True))
+
+
 def _shared(r, args, hargs):
     """A result of a call only NumPy can run (a NumPy-only dtype) sharing memory with an input:
     the tnp input itself where NumPy returned it; a NumPy view of it (``trim_zeros`` of an
@@ -265,6 +276,8 @@ def _shared(r, args, hargs):
     for a, h in zip(args, hargs):
         if r is h and isinstance(a, ndarray):
             return a
+    if isinstance(r, stand_ins.StandIn):
+        return stand_ins.from_stand_in(r.copy(order="K"))
     return tiers.new_root(r.copy(order="K"))
 
 
@@ -317,6 +330,12 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
         if t is None:
             t = made[id(r)] = tiers.new_root(r)
         return t
+    if isinstance(r, stand_ins.StandIn):  # NumPy kept a subclass of tnp.ndarray
+        if _shares(r, hargs, hkwargs):
+            if shared is None:
+                raise _View
+            return shared(r)
+        return stand_ins.from_stand_in(r)
     made = {} if made is None else made
     if type(r) is list or type(r) is tuple:  # rebuilt only around arrays (``item`` of an
         conv = [_wrap(v, hargs, hkwargs, shared, made) for v in r]  # object array: the list)

@@ -2,8 +2,8 @@
 class (``as_type_of``), and that class's ``__array_finalize__`` is called (``finalize``)."""
 import numpy as np
 
-from ..array import storage
-from ..array.ndarray import ndarray
+from . import storage
+from .ndarray import ndarray
 
 
 def finalize(new, obj):
@@ -19,11 +19,17 @@ def as_type_of(r, a):
     """The new root ``r`` as an array of ``a``'s class where that is a subclass of tnp.ndarray
     (its buffer moved to a root of that class, whose ``__array_finalize__`` is called with
     ``a``), as NumPy makes a new array like ``a``; else ``r``."""
-    cls = type(a)
+    return as_subclass(r, type(a), a)
+
+
+def as_subclass(r, cls, obj):
+    """The new root ``r`` as an array of ``cls`` (tnp.ndarray or a subclass of it), whose
+    ``__array_finalize__`` is called with ``obj``."""
     if cls is ndarray:
         return r
     buf = r._buf
     out = cls._wrap_host(buf, r._dtype) if type(buf) is np.ndarray else cls._wrap(buf)
     storage.mark_scalar(out, False)
-    finalize(out, a)
+    finalize(out, obj)
     return out
+
