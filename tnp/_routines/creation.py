@@ -114,6 +114,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         if dtype is not None:
             warn_complex_to_real(object.dtype, dtype)
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
+        if subok:
+            out = as_type_of(out, object)
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
         try:
             host = host_copy(object, dtype, ndmin, copy, ndmax)
@@ -159,7 +161,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 @np_doc(np.asanyarray)
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    return asarray(a, dtype, device=device, copy=copy)
+    return place(array(a, dtype, copy=copy, order=order, subok=True), device)
 
 
 @np_doc(np.ascontiguousarray)

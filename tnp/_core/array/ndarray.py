@@ -66,7 +66,8 @@ class ndarray:
         return self
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
-        """A view of this array through one more lens (of class ``cls``, default this one's)."""
+        """A view of this array through one more lens (of class ``cls``, default this one's: a
+        subclass's ``__array_finalize__`` is called with this array, as NumPy does)."""
         v = object.__new__(cls or type(self))
         root = self._base if self._base is not None else self
         chain, dyns = self._chain()
@@ -84,6 +85,8 @@ class ndarray:
         v._trace = None
         v._scalar = False
         v._hview = None
+        if cls is None and type(self) is not ndarray:  # (``view(type)`` calls it itself)
+            finalize(v, self)
         return v
 
     def _host_view(self, hv, lenses):
@@ -107,6 +110,8 @@ class ndarray:
         v._trace = None
         v._scalar = False
         v._hview = (root._buf, hv, self, lenses)
+        if type(self) is not ndarray:
+            finalize(v, self)
         return v
 
     def _adopt(self, root):
@@ -464,6 +469,15 @@ HOST_READ_ROOT = 1 << 17  # elements: a device view read to the host pulls a roo
 
 class OnDevice(Exception):
     """``numpy_value`` met a device array and was not asked to copy it."""
+
+
+def finalize(new, obj):
+    """NumPy's call of the ``__array_finalize__`` of ``new``'s class (a subclass of tnp.ndarray)
+    with ``obj``, the array ``new`` was made from: taken from the class (a property there is
+    not callable: Python's TypeError), skipped when it is tnp.ndarray's own or None."""
+    func = getattr(type(new), "__array_finalize__", None)
+    if func is not None and func is not ndarray.__array_finalize__:
+        func(new, obj)
 
 
 def numpy_value(x, pull=False, depth=0):

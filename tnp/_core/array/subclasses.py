@@ -3,16 +3,7 @@ class (``as_type_of``), and that class's ``__array_finalize__`` is called (``fin
 import numpy as np
 
 from . import storage
-from .ndarray import ndarray
-
-
-def finalize(new, obj):
-    """NumPy's call of the ``__array_finalize__`` of ``new``'s class (a subclass of tnp.ndarray)
-    with ``obj``, the array ``new`` was made from: taken from the class (a property there is
-    not callable: Python's TypeError), skipped when it is tnp.ndarray's own or None."""
-    func = getattr(type(new), "__array_finalize__", None)
-    if func is not None and func is not ndarray.__array_finalize__:
-        func(new, obj)
+from .ndarray import finalize, ndarray
 
 
 def as_type_of(r, a):

@@ -1,0 +1,99 @@
+"""A subclass of ``ndarray`` through ufuncs, operators, methods and functions, against NumPy:
+the result's class, what its ``__array_finalize__`` saw, its values.
+
+On the host tier (the default placement's small arrays) NumPy's own function sees a stand-in of
+the subclass and keeps it where it keeps its own (``dispatch/stand_ins.py``); on the device
+ufuncs and functions return a plain ``tnp.ndarray`` (README, ``diff-subclasses``): strict xfails
+there."""
+import numpy as np
+import pytest
+
+from engine import check
+
+
+def _subclass(xp):
+    class Info(xp.ndarray):
+        """NumPy's test classes' pattern: an attribute carried by ``__array_finalize__``."""
+        def __array_finalize__(self, obj):
+            self.info = getattr(obj, "info", "none")
+    return Info
+
+
+def _info(xp, values):
+    a = xp.asarray(values).view(_subclass(xp))
+    a.info = "jubba"
+    return a
+
+
+F = np.arange(1.0, 13.0).reshape(3, 4)
+
+CALLS = {
+    "ufunc": lambda xp, a: xp.sqrt(a),
+    "operator": lambda xp, a: a * 2 + 1,
+    "ufunc-mixed-plain": lambda xp, a: xp.add(xp.ones(4), a),
+    "reduction": lambda xp, a: xp.sum(a, axis=0),
+    "method-mean": lambda xp, a: a.mean(1),
+    "method-std": lambda xp, a: a.std(1),
+    "nanmax": lambda xp, a: xp.nanmax(a, axis=0),
+    "nancumsum": lambda xp, a: xp.nancumsum(a, axis=1),
+    "median": lambda xp, a: xp.median(a, axis=0),
+    "outer": lambda xp, a: xp.multiply.outer(a[0], a[1]),
+    "solve": lambda xp, a: xp.linalg.solve(xp.eye(3) * 2, a),
+    "kron": lambda xp, a: xp.kron(a[:2, :2], xp.ones((2, 2))),
+    "resize": lambda xp, a: xp.resize(a, (2, 2)),
+    "unique": lambda xp, a: xp.unique(a),
+    "zeros_like": lambda xp, a: xp.zeros_like(a),
+    "array-subok": lambda xp, a: xp.array(a, subok=True),
+    "asanyarray": lambda xp, a: xp.asanyarray(a, dtype=np.float32),
+    "view": lambda xp, a: a[1:, ::2].T,
+}
+
+
+DEVICE_KEEPS = {"zeros_like", "array-subok", "asanyarray", "view"}  # on the device too
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_subclass_kept(placement, request, call):
+    def body(xp):
+        r = CALLS[call](xp, _info(xp, F))
+        return type(r).__name__, getattr(r, "info", None), r.view(xp.ndarray)
+    keeps = type(CALLS[call](np, _info(np, F))).__name__ == "Info"
+    request.applymarker(pytest.mark.xfail(
+        placement == "device" and keeps and call not in DEVICE_KEEPS, strict=True,
+        reason="diff-subclasses: on the device the result is a plain tnp.ndarray"))
+    check(body)
+
+
+def test_subclass_method_forwarded(placement, request):
+    """NumPy's ``median`` calls the array's ``mean``: a subclass's own ``mean`` is called."""
+    request.applymarker(pytest.mark.xfail(
+        placement == "device", strict=True,
+        reason="diff-subclasses: the device's median does not call the subclass's mean"))
+
+    def body(xp):
+        class Counted(xp.ndarray):
+            calls = []
+
+            def mean(self, *args, **kwargs):
+                Counted.calls.append(type(self).__name__)
+                return super().mean(*args, **kwargs)
+        a = xp.asarray(F).view(Counted)
+        r = xp.median(a)
+        return Counted.calls, float(r)
+    check(body)
+
+
+def test_subclass_priority(placement, request):
+    """Two subclasses in one ufunc: NumPy's ``__array_priority__`` picks the result's class."""
+    request.applymarker(pytest.mark.xfail(
+        placement == "device", strict=True,
+        reason="diff-subclasses: on the device the result is a plain tnp.ndarray"))
+    def body(xp):
+        class Low(xp.ndarray):
+            __array_priority__ = 1.0
+
+        class High(xp.ndarray):
+            __array_priority__ = 10.0
+        lo, hi = xp.asarray(F).view(Low), xp.asarray(F).view(High)
+        return type(lo + hi).__name__, type(hi + lo).__name__, type(xp.add(lo, 1)).__name__
+    check(body)
