@@ -97,3 +97,22 @@ def test_subclass_priority(placement, request):
         lo, hi = xp.asarray(F).view(Low), xp.asarray(F).view(High)
         return type(lo + hi).__name__, type(hi + lo).__name__, type(xp.add(lo, 1)).__name__
     check(body)
+
+
+def test_subclass_array_wrap_called(placement, request):
+    """A subclass's own ``__array_wrap__`` is called by NumPy's ufuncs (once per result)."""
+    request.applymarker(pytest.mark.xfail(
+        placement == "device", strict=True,
+        reason="diff-subclasses: the device's ufuncs do not call __array_wrap__"))
+
+    def body(xp):
+        class Wrapped(xp.ndarray):
+            calls = 0
+
+            def __array_wrap__(self, new, context=None, return_scalar=False):
+                type(self).calls += 1
+                return super().__array_wrap__(new, context, return_scalar)
+        a = xp.asarray(F).view(Wrapped)
+        r1, r2, r3 = a == xp.zeros((3, 4)), xp.add(xp.ones(4), a), xp.sum(a)
+        return type(r1).__name__, type(r2).__name__, r3, Wrapped.calls
+    check(body)

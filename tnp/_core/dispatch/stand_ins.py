@@ -5,9 +5,9 @@ subclass: a subclass of ``numpy.ndarray`` with the subclass's ``__array_priority
 keeps it where it keeps its own subclasses (``__array_wrap__``, ``asanyarray``, ``subok``) and
 picks among several as it would. A result of a stand-in class is made an array of the tnp
 subclass (``from_stand_in``), its ``__array_finalize__`` called with the tnp array it comes from.
-The methods the subclass defines over NumPy's (``sum``, ``mean``...) are the stand-in's too,
-forwarded to the tnp array, as NumPy's functions call them (``_wrapreduction``, ``median``'s
-``mean``)."""
+The methods the subclass defines over NumPy's (``sum``, ``mean``..., and ``__array_wrap__``) are
+the stand-in's too, forwarded to the tnp array, as NumPy's functions call them
+(``_wrapreduction``, ``median``'s ``mean``, a ufunc's wrap)."""
 import numpy as np
 
 from ..array.ndarray import ndarray
@@ -34,8 +34,8 @@ _CLASSES = {}  # subclass of tnp.ndarray -> its StandIn class
 
 
 def _forward(name):
-    def method(self, *args, **kwargs):
-        return getattr(self.tnp_array(), name)(*args, **kwargs)
+    def method(self, *args, **kwargs):  # (NumPy's arrays among the arguments, as NumPy passes
+        return getattr(self.tnp_array(), name)(*args, **kwargs)  # them: an __array_wrap__'s)
     method.__name__ = name
     return method
 
@@ -52,7 +52,8 @@ def _stand_in_class(cls):
             0.0)}
         for c in reversed(own):
             for name, v in c.__dict__.items():
-                if (callable(v) and not name.startswith("__") and hasattr(np.ndarray, name)):
+                if callable(v) and hasattr(np.ndarray, name) and (
+                        not name.startswith("__") or name == "__array_wrap__"):
                     attrs[name] = _forward(name)
         s = _CLASSES[cls] = type(cls.__name__, (StandIn,), attrs)
     return s
