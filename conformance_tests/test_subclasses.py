@@ -116,3 +116,26 @@ def test_subclass_array_wrap_called(placement, request):
         r1, r2, r3 = a == xp.zeros((3, 4)), xp.add(xp.ones(4), a), xp.sum(a)
         return type(r1).__name__, type(r2).__name__, r3, Wrapped.calls
     check(body)
+
+
+def test_subclass_attributes_seen_by_callbacks():
+    """A function NumPy calls on the subclass's array (``apply_along_axis``' ``func1d``) finds
+    the subclass's class attributes, methods and properties."""
+    def body(xp):
+        class Tagged(xp.ndarray):
+            data = 1
+            tag = "t"
+
+            @property
+            def doubled(self):
+                return self * 2
+
+            def first(self):
+                return self[0]
+        a = xp.arange(18.0).reshape(6, 3).view(Tagged)
+        return tuple(r.view(xp.ndarray) for r in (  # (the class: test_subclass_kept's)
+            xp.apply_along_axis(lambda x: x.data, 0, a),
+            xp.apply_along_axis(lambda x: x.tag * 2, 0, a),
+            xp.apply_along_axis(lambda x: x.doubled.sum(), 0, a),
+            xp.apply_along_axis(lambda x: x.first(), 1, a)))
+    check(body)

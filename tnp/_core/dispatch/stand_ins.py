@@ -5,9 +5,12 @@ subclass: a subclass of ``numpy.ndarray`` with the subclass's ``__array_priority
 keeps it where it keeps its own subclasses (``__array_wrap__``, ``asanyarray``, ``subok``) and
 picks among several as it would. A result of a stand-in class is made an array of the tnp
 subclass (``from_stand_in``), its ``__array_finalize__`` called with the tnp array it comes from.
-The methods the subclass defines over NumPy's (``sum``, ``mean``..., and ``__array_wrap__``) are
-the stand-in's too, forwarded to the tnp array, as NumPy's functions call them
-(``_wrapreduction``, ``median``'s ``mean``, a ufunc's wrap)."""
+The methods the subclass defines (``sum``, ``mean``..., and ``__array_wrap__``) are the
+stand-in's too, forwarded to the tnp array, as NumPy's functions call them (``_wrapreduction``,
+``median``'s ``mean``, a ufunc's wrap)."""
+import functools
+import types
+
 import numpy as np
 
 from ..array.ndarray import ndarray
@@ -40,10 +43,15 @@ def _forward(name):
     return method
 
 
+def _forwarded_attribute(self, name):
+    return getattr(self.tnp_array(), name)
+
+
 def _stand_in_class(cls):
     """``cls``'s stand-in class: ``cls``'s own ``__array_priority__`` (NumPy's 0.0 for a
-    subclass that sets none: tnp.ndarray's 100 is there to make NumPy's arrays defer to tnp's)
-    and its methods over NumPy's ndarray's, forwarded."""
+    subclass that sets none: tnp.ndarray's 100 is there to make NumPy's arrays defer to tnp's),
+    its methods and properties forwarded to the tnp array, its other class attributes; so a
+    function NumPy hands the stand-in to (``apply_along_axis``' ``func1d``) finds them."""
     s = _CLASSES.get(cls)
     if s is None:
         own = cls.__mro__[:cls.__mro__.index(ndarray)]
@@ -52,9 +60,14 @@ def _stand_in_class(cls):
             0.0)}
         for c in reversed(own):
             for name, v in c.__dict__.items():
-                if callable(v) and hasattr(np.ndarray, name) and (
-                        not name.startswith("__") or name == "__array_wrap__"):
+                if name.startswith("__") and name != "__array_wrap__":
+                    continue
+                if isinstance(v, types.FunctionType):
                     attrs[name] = _forward(name)
+                elif isinstance(v, property):
+                    attrs[name] = property(functools.partial(_forwarded_attribute, name=name))
+                else:  # a class attribute (a value, a static or class method) as it is
+                    attrs[name] = v
         s = _CLASSES[cls] = type(cls.__name__, (StandIn,), attrs)
     return s
 
