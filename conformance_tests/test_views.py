@@ -554,3 +554,15 @@ def test_ndarray_huge_broadcast_over_buffer():
     check(body)
     check(lambda xp: xp.ndarray((np.iinfo(np.intp).max // 8 + 1,), np.intp, np.zeros(100),
                                 0, (0,)))
+
+
+def test_view_of_a_root_holds_one_reference(placement):
+    """A view holds its base once, as NumPy's does (NumPy's indexing tests count references)."""
+    import sys
+
+    def counts(xp):
+        a = xp.arange(10.0).copy()
+        start = sys.getrefcount(a)
+        views = [a[2:5], a[::2], a.reshape(2, 5), a.T]
+        return [sys.getrefcount(a) - start, len(views)]
+    assert counts(tnp) == counts(np)

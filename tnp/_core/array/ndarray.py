@@ -109,7 +109,9 @@ class ndarray:
         v._exported = False
         v._trace = None
         v._scalar = False
-        v._hview = (root._buf, hv, self, lenses)
+        # (the parent only where it is not the root, which ``_base`` holds: a view of a root
+        # holds one reference to it, as NumPy's does)
+        v._hview = (root._buf, hv, None if self is root else self, lenses)
         if type(self) is not ndarray:
             finalize(v, self)
         return v
@@ -139,7 +141,7 @@ class ndarray:
         if self._lens is None:  # a host view's lenses, made on first use (``_host_view``)
             _, _, parent, lenses = self._hview
             lens, dyns = lenses()
-            if parent is not root:  # else from the root's shape when the view was made
+            if parent is not None:  # else from the root's shape when the view was made
                 chain, pdyns = parent._chain()
                 self._rshape = parent._rshape
                 lens, dyns = chain + lens, pdyns + dyns
