@@ -72,3 +72,10 @@ def test_numpy_out_tuple_mixed(placement):
     assert aq is tq and ar is tr
     np.testing.assert_array_equal(tq, eq)
     np.testing.assert_array_equal(np.asarray(tr), er)
+
+
+def test_out_none_given(placement):
+    """``out`` given as None (positionally, or a tuple of None): a new array, as NumPy's."""
+    from engine import check
+    check(lambda xp, a: (xp.add(a, 2, None), xp.add(a, 2, out=(None,)), xp.sqrt(a, None),
+                         xp.divmod(a, 2, out=(None, None))), F)

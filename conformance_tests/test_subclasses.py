@@ -139,3 +139,23 @@ def test_subclass_attributes_seen_by_callbacks():
             xp.apply_along_axis(lambda x: x.doubled.sum(), 0, a),
             xp.apply_along_axis(lambda x: x.first(), 1, a)))
     check(body)
+
+
+def test_subclass_wrap_and_subok(placement, request):
+    """A subclass's ``__array_wrap__`` given NumPy's result; ``subok=False`` gives the base
+    class, ``out=None`` in any form changes nothing."""
+    request.applymarker(pytest.mark.xfail(
+        placement == "device", strict=True,
+        reason="diff-subclasses: the device's ufuncs do not call __array_wrap__"))
+
+    def body(xp):
+        class ArrayWrap(xp.ndarray):
+            __array_priority__ = 10
+
+            def __array_wrap__(self, arr, context=None, return_scalar=False):
+                return arr.view(type(self))
+        a = xp.asarray([0.5, 1.5]).view(ArrayWrap)
+        return [(type(r).__name__, r.view(xp.ndarray)) for subok in (True, False) for r in (
+            xp.add(a, 2, subok=subok), xp.add(a, 2, None, subok=subok),
+            xp.add(a, 2, out=(None,), subok=subok), xp.multiply(a, (1, 2), subok=subok))]
+    check(body)

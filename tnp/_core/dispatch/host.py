@@ -347,7 +347,10 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
 
 def wrap_new(r):
     """A NumPy result sharing no memory with a tnp array: an array as a new tnp array, a NumPy
-    scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them)."""
+    scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them); an
+    array of a subclass's stand-in as an array of the subclass."""
+    if isinstance(r, stand_ins.StandIn):
+        return stand_ins.from_stand_in(r)
     return tiers.new_root(r) if type(r) is np.ndarray else r
 
 
@@ -406,7 +409,7 @@ def _written(outs, result):
     arrays; in a tuple, a result with no ``out`` given is a new array)."""
     if type(result) is tuple:
         return tuple(o if o is not None else wrap_new(r) for o, r in zip(outs, result))
-    return outs[0]
+    return outs[0] if outs[0] is not None else wrap_new(result)  # (``out=(None,)``)
 
 
 def _run_writing(numpy_fn, hargs, hkwargs, out, unsupported):

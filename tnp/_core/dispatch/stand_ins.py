@@ -43,6 +43,13 @@ def _forward(name):
     return method
 
 
+def _array_wrap(self, arr, context=None, return_scalar=False):
+    """The subclass's ``__array_wrap__``, given NumPy's result as a tnp array."""
+    arr = from_stand_in(arr) if isinstance(arr, StandIn) else tiers.new_root(
+        arr.view(np.ndarray))
+    return self.tnp_array().__array_wrap__(arr, context, return_scalar)
+
+
 def _forwarded_attribute(self, name):
     return getattr(self.tnp_array(), name)
 
@@ -62,7 +69,9 @@ def _stand_in_class(cls):
             for name, v in c.__dict__.items():
                 if name.startswith("__") and name != "__array_wrap__":
                     continue
-                if isinstance(v, types.FunctionType):
+                if name == "__array_wrap__":
+                    attrs[name] = _array_wrap
+                elif isinstance(v, types.FunctionType):
                     attrs[name] = _forward(name)
                 elif isinstance(v, property):
                     attrs[name] = property(functools.partial(_forwarded_attribute, name=name))
