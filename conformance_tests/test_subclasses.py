@@ -159,3 +159,18 @@ def test_subclass_wrap_and_subok(placement, request):
             xp.add(a, 2, subok=subok), xp.add(a, 2, None, subok=subok),
             xp.add(a, 2, out=(None,), subok=subok), xp.multiply(a, (1, 2), subok=subok))]
     check(body)
+
+
+@pytest.mark.parametrize("index", [slice(None, 3), [0, 1, 3], "mask", (Ellipsis, None)],
+                         ids=["slice", "fancy", "mask", "newaxis"])
+def test_subclass_indexing_finalized(index):
+    """Every index of a subclass's array gives the subclass, its ``__array_finalize__`` called
+    with the indexed array (NumPy's indexing tests)."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            def __array_finalize__(self, old):
+                self.old_shape = getattr(old, "shape", None)
+        s = xp.arange(10).view(Sub)
+        r = s[s > 4] if index == "mask" else s[index]
+        return type(r).__name__, r.old_shape, r.view(xp.ndarray)
+    check(body)

@@ -17,6 +17,7 @@ from ..dispatch import tiers
 from ..array import indexing, masked, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
+from ..array.subclasses import as_type_of
 from . import host_tier, routines
 from .interop import array_function, array_ufunc
 from .routines import tnp
@@ -77,7 +78,9 @@ def __getitem__(self, /, index):
             return ndarray._wrap(lenses.get_kernel(chain + (plan.lens,))(
                 b, dyns + (plan.dyn,)))
         return self._view(plan.lens, plan.dyn, plan.shape)
-    return ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+    r = ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+    # NumPy keeps a subclass (not tnp's masked value, whose ``__class__`` says ndarray)
+    return r if self.__class__ is ndarray else as_type_of(r, self)
 
 
 @_protocol
