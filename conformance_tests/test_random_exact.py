@@ -162,6 +162,22 @@ def test_out(name, kwargs):
     check(body, np.zeros((2, 3)), rtol=0)
 
 
+@pytest.mark.parametrize("layout", ["F", "strided", "read-only", "C"])
+@pytest.mark.parametrize("name,kwargs", [("standard_normal", {}),
+                                         ("standard_gamma", {"shape": [1.0, 2.0, 3.0]})])
+def test_out_layout(name, kwargs, layout):
+    """NumPy's generator writes only a C-contiguous writeable ``out``: its ValueError else."""
+    def body(xp):
+        out = {"F": lambda: xp.zeros((2, 3), order="F"),
+               "strided": lambda: xp.zeros((2, 6))[:, ::2],
+               "C": lambda: xp.zeros((2, 3))}.get(layout, lambda: xp.zeros((2, 3)))()
+        if layout == "read-only":
+            out.flags.writeable = False
+        result = getattr(xp.random.default_rng(4), name)(out=out, **kwargs)
+        return [result, out]
+    check(body, rtol=0)
+
+
 def test_interleaved_calls_and_state_restore():
     def body(xp):
         xp.random.seed(42)
