@@ -322,3 +322,16 @@ def test_permuted_out_checks(out_dtype, out_shape):
         r = rng.permuted(xp.arange(15.0).reshape(3, 5), axis=1, out=out)
         return r, out, rng.random(2)
     check(body, rtol=0)
+
+
+def test_choice_of_one_element(placement):
+    """``choice(a)`` of a 1-d array: NumPy's scalar (a 0-d array on the device: diff-scalars),
+    an object array's element itself, a string array's ``str_``."""
+    check(lambda xp: [xp.random.default_rng(3).choice(xp.arange(5.0)),
+                      xp.random.default_rng(3).choice(xp.arange(6).reshape(2, 3))], rtol=0)
+    element = np.array([1, 2])
+    for xp in (np, tnp):
+        arr = xp.empty(1, dtype=object)
+        arr[0] = element
+        assert xp.random.default_rng(3).choice(arr) is element
+        assert type(xp.random.default_rng(3).choice(xp.array(["a", "b"]))) is np.str_
