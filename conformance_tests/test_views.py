@@ -302,6 +302,22 @@ def test_shares_memory_disjoint_and_other_arrays():
     check(body, A)
 
 
+def test_shares_memory_with_numpys_view(placement):
+    """``numpy.asarray(a)`` of a host-tier array is NumPy's view of its memory (README's
+    diff-memory): ``shares_memory`` answers for it as NumPy does for ``a`` and its view; a
+    device array's data is XLA's (shares nothing)."""
+    def answers(xp):
+        a = xp.arange(20.0).reshape(4, 5)
+        n = np.asarray(a)
+        return [xp.shares_memory(a, n), xp.shares_memory(a[2:], n[:3]),
+                xp.shares_memory(a[3:], n[:3]), xp.may_share_memory(a[:, ::2], n),
+                xp.shares_memory(n[1], a[1]), xp.shares_memory(a.copy(), n)]
+    expected = answers(np)
+    if placement == "device":  # NumPy's copy (``__array__``): no memory shared
+        expected = [False] * len(expected)
+    assert answers(tnp) == expected
+
+
 def test_resize_method():
     def body(xp, a):
         b = a.copy()
