@@ -174,3 +174,27 @@ def test_subclass_indexing_finalized(index):
         r = s[s > 4] if index == "mask" else s[index]
         return type(r).__name__, r.old_shape, r.view(xp.ndarray)
     check(body)
+
+
+@pytest.mark.parametrize("dtypes", [([("f", "i4")], [("f", "i4")]), ("M8[s]", "f8"), ("f8", "f8")],
+                         ids=["structured", "no-loop", "loop"])
+def test_subclass_comparisons_wrap(placement, request, dtypes):
+    """``==``/``!=`` with a subclass operand: its ``__array_wrap__`` makes the result, for a
+    structured comparison of one field and one without a loop (all False/True) as for a
+    ufunc's (NumPy wraps each field's comparison of several: not matched)."""
+    request.applymarker(pytest.mark.xfail(
+        placement == "device" and dtypes[0] == "f8", strict=True,
+        reason="diff-subclasses: the device's ufuncs do not call __array_wrap__"))
+
+    def body(xp):
+        class Wrapped(xp.ndarray):
+            calls = 0
+
+            def __array_wrap__(self, new, context=None, return_scalar=False):
+                type(self).calls += 1
+                return super().__array_wrap__(new, context, return_scalar)
+        plain = xp.zeros(3, dtype=dtypes[0])
+        sub = xp.zeros(3, dtype=dtypes[1]).view(Wrapped)
+        rs = [plain == sub, sub != plain]
+        return [type(r).__name__ for r in rs], [r.view(xp.ndarray) for r in rs], Wrapped.calls
+    check(body)
