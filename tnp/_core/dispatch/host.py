@@ -213,14 +213,16 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         if pos is not None and pos[0] < len(args) and len(args) - pos[0] <= len(pos[1]):
             i, names = pos
             args, kwargs = args[:i], dict(kwargs, **dict(zip(names, args[i:])))
-    hkwargs = {}
+    conv = _host_value if unsupported else numpy_value
     try:
-        hargs = [_host_value(a, unsupported) for a in args]
-        for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see:
-            if (k != "out" or v is None) and v is not np._NoValue:  # a ufunc's where= warns
-                hkwargs[k] = _host_value(v, unsupported)  # without it)
-    except OnDevice:
-        return DECLINED
+        hargs, hkwargs = _values(args, kwargs, unsupported, conv)
+    except OnDevice:  # a device array; or, to ``numpy_value`` (the hot path), a subclass's
+        if conv is _host_value:  # array, which ``_host_value`` gives as its stand-in
+            return DECLINED
+        try:
+            hargs, hkwargs = _values(args, kwargs, False, _host_value)
+        except OnDevice:
+            return DECLINED
     if not tiers.HOSTED and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
     if kwargs and kwargs.get("device", "cpu") not in ("cpu", None):
@@ -256,7 +258,17 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return _wrap(result, hargs, hkwargs, lambda r: _shared(r, args, hargs))
 
 
-def _host_value(x, pull):
+def _values(args, kwargs, pull, conv):
+    """The arguments as NumPy takes them (``conv``: ``numpy_value`` or ``_host_value``)."""
+    hargs = list(map(conv, args)) if not pull else [conv(a, True) for a in args]
+    hkwargs = {}
+    for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see: a
+        if (k != "out" or v is None) and v is not np._NoValue:  # ufunc's where= warns without
+            hkwargs[k] = conv(v, pull)  # it)
+    return hargs, hkwargs
+
+
+def _host_value(x, pull=False):
     """``numpy_value(x, pull)``; an array of a user's subclass of tnp.ndarray (not tnp's own
     masked value, whose ``__class__`` says ndarray) on the host as its NumPy stand-in
     (``stand_ins.stand_in``), so that NumPy keeps the subclass where it keeps its own."""
