@@ -329,9 +329,10 @@ def test_choice_of_one_element(placement):
     an object array's element itself, a string array's ``str_``."""
     check(lambda xp: [xp.random.default_rng(3).choice(xp.arange(5.0)),
                       xp.random.default_rng(3).choice(xp.arange(6).reshape(2, 3))], rtol=0)
-    element = np.array([1, 2])
     for xp in (np, tnp):
+        element = xp.array([1, 2])
         arr = xp.empty(1, dtype=object)
         arr[0] = element
         assert xp.random.default_rng(3).choice(arr) is element
+        assert xp.random.default_rng(3).choice(arr, ()).item() is element  # a 0-d array
         assert type(xp.random.default_rng(3).choice(xp.array(["a", "b"]))) is np.str_

@@ -38,8 +38,13 @@ def take(a, idx, axis):
     by NumPy for an array on the host tier (objects and strings live there; one element of a
     1-d array is NumPy's scalar, or the object itself)."""
     if a._on_host:
-        r = np.take(a._host(), idx, axis=axis)
-        if type(r) is np.ndarray and (np.ndim(idx) or a.ndim > 1):
+        h = a._host()
+        if isinstance(idx, np.ndarray) and idx.ndim == 0:  # (``size=()``): a 0-d array, which
+            r = np.take(h, idx.reshape(1), axis=axis).reshape(  # ``take`` of a 0-d index is
+                h.shape[:axis] + h.shape[axis + 1:])  # not for an object array's element
+        else:
+            r = np.take(h, idx, axis=axis)
+        if type(r) is np.ndarray:
             return tiers.new_root(r)
         # one element: NumPy's scalar, or an object array's element itself
         return to_tnp(r, ()) if isinstance(r, np.generic) else r
