@@ -222,7 +222,7 @@ def test_numpy_conversion_of_structured_keeps_dtype():
     for dt in [np.dtype([("num", "i4"), ("obj", "O")], align=True),
                np.dtype({"names": ["A", "B"], "formats": ["<f4", "<f4"], "offsets": [0, 8],
                          "itemsize": 16}),
-               np.dtype([("a", "i1"), ("b", "<i4")], align=True)]:
+               np.dtype([("a", "i1"), ("b", "<i4")], align=True), np.dtype("V4")]:
         e = np.zeros(3, dt)
         a = tnp.zeros(3, dt)
         assert np.asarray(a).dtype == e.dtype

@@ -192,10 +192,10 @@ def _check_request(mem, flags):
 def __buffer__(self, flags):
     """PEP 688's buffer export (Python 3.12+): NumPy's buffer of the memory (``_memory``),
     read-only, with NumPy's errors for a request it cannot meet; a device-tier array's is a
-    BufferError (``_memory``'s reason). A structured dtype whose PEP 3118 format NumPy cannot
-    read back as it is (an object field after padding) is a BufferError too, so that NumPy's
-    conversion (which asks for the buffer first) goes on to ``__array_interface__`` or
-    ``__array__`` and keeps the dtype."""
+    BufferError (``_memory``'s reason). A void dtype whose PEP 3118 format NumPy cannot read
+    back as it is (an object field after padding, a plain ``V4``) is a BufferError too, so
+    that NumPy's conversion (which asks for the buffer first) goes on to
+    ``__array_interface__`` or ``__array__`` and keeps the dtype."""
     try:
         mem = _memory(self)
     except AttributeError as e:
@@ -203,7 +203,7 @@ def __buffer__(self, flags):
     _check_request(mem, flags)
     view = memoryview(mem)
     dt = mem.dtype
-    if dt.names is not None or dt.subdtype is not None or dt.hasobject:
+    if dt.kind == "V" or dt.hasobject:
         try:
             same = np.asarray(view).dtype == dt
         except (RuntimeError, ValueError, TypeError, NotImplementedError):
