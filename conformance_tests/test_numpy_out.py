@@ -79,3 +79,10 @@ def test_out_none_given(placement):
     from engine import check
     check(lambda xp, a: (xp.add(a, 2, None), xp.add(a, 2, out=(None,)), xp.sqrt(a, None),
                          xp.divmod(a, 2, out=(None, None))), F)
+
+
+def test_out_ellipsis_keeps_a_0d_array(placement):
+    """A ufunc's ``out=...``: a 0-d result is an array, not NumPy's scalar."""
+    from engine import check
+    check(lambda xp, a: (xp.add(a[0, 0], 1, out=...), xp.sqrt(a[0, 0], out=...),
+                         xp.add(a, 1, out=...)), np.abs(F))

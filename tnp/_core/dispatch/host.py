@@ -231,7 +231,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return DECLINED  # traced: the implementation records it
     out = kwargs.get("out") if kwargs else None
     try:
-        if out is not None:
+        if out is not None and out is not Ellipsis:
             return _run_writing(numpy_fn, hargs, hkwargs, out, unsupported)
         if _is_ufunc_at(numpy_fn):
             return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)
@@ -263,8 +263,9 @@ def _values(args, kwargs, pull, conv):
     hargs = list(map(conv, args)) if not pull else [conv(a, True) for a in args]
     hkwargs = {}
     for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see: a
-        if (k != "out" or v is None) and v is not np._NoValue:  # ufunc's where= warns without
-            hkwargs[k] = conv(v, pull)  # it)
+        if (k != "out" or v is None or v is Ellipsis) and (  # ufunc's where= warns without
+                v is not np._NoValue):  # it; ``out=...``: a 0-d result stays an array)
+            hkwargs[k] = conv(v, pull)
     return hargs, hkwargs
 
 
