@@ -33,12 +33,13 @@ class StandIn(np.ndarray):
         return self.source if self.is_input else from_stand_in(self.copy(order="K"))
 
 
-_CLASSES = {}  # subclass of tnp.ndarray -> its StandIn class
+_CLASSES = {}  # subclass of tnp.ndarray -> its StandIn class (kept for the process)
 
 
 def _forward(name):
-    def method(self, *args, **kwargs):  # (NumPy's arrays among the arguments, as NumPy passes
-        return getattr(self.tnp_array(), name)(*args, **kwargs)  # them: an __array_wrap__'s)
+    """The stand-in's method ``name``: the subclass's, on the tnp array."""
+    def method(self, *args, **kwargs):
+        return getattr(self.tnp_array(), name)(*args, **kwargs)
     method.__name__ = name
     return method
 
@@ -67,10 +68,10 @@ def _stand_in_class(cls):
             0.0)}
         for c in reversed(own):
             for name, v in c.__dict__.items():
-                if name.startswith("__") and name != "__array_wrap__":
-                    continue
                 if name == "__array_wrap__":
                     attrs[name] = _array_wrap
+                elif name.startswith("__"):  # (its other special names are its own class's)
+                    continue
                 elif isinstance(v, types.FunctionType):
                     attrs[name] = _forward(name)
                 elif isinstance(v, property):
