@@ -297,7 +297,9 @@ def test_like_keeps_a_subclass(like, subok):
 
         a = xp.arange(4).reshape(2, 2).view(Sub)
         r = LIKES[like](xp, a, subok=subok)
-        return type(r) is Sub, getattr(r, "seen", None), r.flags.owndata, r
+        # (empty_like's values are whatever its memory held: NumPy's on the host tier)
+        return type(r) is Sub, getattr(r, "seen", None), r.flags.owndata, (
+            r.shape if like == "empty_like" else r)
     check(body)
 
 

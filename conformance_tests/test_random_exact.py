@@ -162,6 +162,22 @@ def test_out(name, kwargs):
     check(body, np.zeros((2, 3)), rtol=0)
 
 
+@pytest.mark.parametrize("layout", ["F", "strided", "read-only", "C"])
+@pytest.mark.parametrize("name,kwargs", [("standard_normal", {}),
+                                         ("standard_gamma", {"shape": [1.0, 2.0, 3.0]})])
+def test_out_layout(name, kwargs, layout):
+    """NumPy's generator writes only a C-contiguous writeable ``out``: its ValueError else."""
+    def body(xp):
+        out = {"F": lambda: xp.zeros((2, 3), order="F"),
+               "strided": lambda: xp.zeros((2, 6))[:, ::2],
+               "C": lambda: xp.zeros((2, 3))}.get(layout, lambda: xp.zeros((2, 3)))()
+        if layout == "read-only":
+            out.flags.writeable = False
+        result = getattr(xp.random.default_rng(4), name)(out=out, **kwargs)
+        return [result, out]
+    check(body, rtol=0)
+
+
 def test_interleaved_calls_and_state_restore():
     def body(xp):
         xp.random.seed(42)
@@ -306,3 +322,17 @@ def test_permuted_out_checks(out_dtype, out_shape):
         r = rng.permuted(xp.arange(15.0).reshape(3, 5), axis=1, out=out)
         return r, out, rng.random(2)
     check(body, rtol=0)
+
+
+def test_choice_of_one_element(placement):
+    """``choice(a)`` of a 1-d array: NumPy's scalar (a 0-d array on the device: diff-scalars),
+    an object array's element itself, a string array's ``str_``."""
+    check(lambda xp: [xp.random.default_rng(3).choice(xp.arange(5.0)),
+                      xp.random.default_rng(3).choice(xp.arange(6).reshape(2, 3))], rtol=0)
+    for xp in (np, tnp):
+        element = xp.array([1, 2])
+        arr = xp.empty(1, dtype=object)
+        arr[0] = element
+        assert xp.random.default_rng(3).choice(arr) is element
+        assert xp.random.default_rng(3).choice(arr, ()).item() is element  # a 0-d array
+        assert type(xp.random.default_rng(3).choice(xp.array(["a", "b"]))) is np.str_

@@ -302,6 +302,22 @@ def test_shares_memory_disjoint_and_other_arrays():
     check(body, A)
 
 
+def test_shares_memory_with_numpys_view(placement):
+    """``numpy.asarray(a)`` of a host-tier array is NumPy's view of its memory (README's
+    diff-memory): ``shares_memory`` answers for it as NumPy does for ``a`` and its view; a
+    device array's data is XLA's (shares nothing)."""
+    def answers(xp):
+        a = xp.arange(20.0).reshape(4, 5)
+        n = np.asarray(a)
+        return [xp.shares_memory(a, n), xp.shares_memory(a[2:], n[:3]),
+                xp.shares_memory(a[3:], n[:3]), xp.may_share_memory(a[:, ::2], n),
+                xp.shares_memory(n[1], a[1]), xp.shares_memory(a.copy(), n)]
+    expected = answers(np)
+    if placement == "device":  # NumPy's copy (``__array__``): no memory shared
+        expected = [False] * len(expected)
+    assert answers(tnp) == expected
+
+
 def test_resize_method():
     def body(xp, a):
         b = a.copy()
@@ -554,3 +570,15 @@ def test_ndarray_huge_broadcast_over_buffer():
     check(body)
     check(lambda xp: xp.ndarray((np.iinfo(np.intp).max // 8 + 1,), np.intp, np.zeros(100),
                                 0, (0,)))
+
+
+def test_view_of_a_root_holds_one_reference(placement):
+    """A view holds its base once, as NumPy's does (NumPy's indexing tests count references)."""
+    import sys
+
+    def counts(xp):
+        a = xp.arange(10.0).copy()
+        start = sys.getrefcount(a)
+        views = [a[2:5], a[::2], a.reshape(2, 5), a.T]
+        return [sys.getrefcount(a) - start, len(views)]
+    assert counts(tnp) == counts(np)

@@ -233,3 +233,16 @@ def test_flat_assignment_through_a_strided_view(dt):
         a[1::2, 1::3].flat[2:5] = 7
         return a
     check(body, np.zeros((12, 18), dt))
+
+
+def test_object_array_element_is_the_object_given(placement):
+    """One element of an object array set to an array: NumPy stores that array object itself
+    (a slice set to it broadcasts its elements)."""
+    def body(xp):
+        a = xp.array([1, 2])
+        arr = xp.empty(4, dtype=object)
+        arr[0] = a
+        arr[1] = [3, 4]
+        arr[2:] = xp.array([5, 6])
+        return arr[0] is a, type(arr[1]).__name__, arr[2:].tolist(), type(arr[3]).__name__
+    check(body)

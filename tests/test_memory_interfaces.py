@@ -190,6 +190,45 @@ def test_buffer_protocol_read_only_and_device(device_placement):
     assert memoryview(h).readonly
 
 
+@NEEDS_PEP688
+@pytest.mark.parametrize("request_", ["SIMPLE", "STRIDES", "C_CONTIGUOUS", "F_CONTIGUOUS",
+                                      "ANY_CONTIGUOUS", "FULL_RO", "FULL"])
+@pytest.mark.parametrize("index", [(), (slice(None), slice(None, None, 2)), (Ellipsis,)],
+                         ids=["c", "strided", "t"])
+def test_buffer_request_errors_are_numpys(request_, index):
+    """A request the memory cannot meet: NumPy's ValueError and message (a writable request
+    included: tnp exports read-only, as NumPy does a read-only array)."""
+    import inspect
+    flags = inspect.BufferFlags[request_]
+    e = np.arange(12.0).reshape(3, 4)
+    e.flags.writeable = False
+    e = e[index] if index != (Ellipsis,) else e.T
+    a = tnp.arange(12.0).reshape(3, 4)
+    a = a[index] if index != (Ellipsis,) else a.T
+    outcomes = []
+    for x in (a, e):
+        try:
+            m = x.__buffer__(flags)  # (the C-level request then narrows the view: SIMPLE's
+            outcomes.append((m.readonly, bytes(m)))  # shape is its consumer's to drop)
+        except ValueError as err:
+            outcomes.append(str(err))
+    assert outcomes[0] == outcomes[1]
+
+
+@NEEDS_PEP688
+def test_numpy_conversion_of_structured_keeps_dtype():
+    """NumPy converts through the buffer first: a structured dtype whose buffer format it cannot
+    read back (an object field after padding, fields with gaps) is converted with its dtype."""
+    for dt in [np.dtype([("num", "i4"), ("obj", "O")], align=True),
+               np.dtype({"names": ["A", "B"], "formats": ["<f4", "<f4"], "offsets": [0, 8],
+                         "itemsize": 16}),
+               np.dtype([("a", "i1"), ("b", "<i4")], align=True), np.dtype("V4")]:
+        e = np.zeros(3, dt)
+        a = tnp.zeros(3, dt)
+        assert np.asarray(a).dtype == e.dtype
+        np.testing.assert_array_equal(np.asarray(a), e)
+
+
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="Python 3.12+ has PEP 688's __buffer__")
 def test_no_buffer_protocol_before_python_312():
     """Python 3.11 gives a Python class no way to export a buffer: NumPy's TypeError."""

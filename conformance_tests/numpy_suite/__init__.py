@@ -56,7 +56,7 @@ itself). Each placement keeps its records in its own directory, ``WORKDIR/placem
 ``WORKDIR/placement-auto``, and the report is built from both (``--report-from WORKDIR``
 rebuilds it). A run into a work directory that already holds records merges with them: the files
 it runs replace their earlier records, the others keep theirs, and the report's header says which
-run each file's row comes from.
+run each file's row comes from (its date, Python version and command).
 
 Quick mode (CI): ``--quick`` runs the ids in ``quick.txt`` (tests that passed in the committed
 baseline run) and exits 1 if any fails, errors or crashes — or is missing, when the installed

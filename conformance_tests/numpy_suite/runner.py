@@ -586,7 +586,9 @@ def cmd_full(args):
     argv = [{"--workdir": "WORKDIR", "--out": "OUT"}.get(prev, a)
             for prev, a in zip([None, *args.argv], args.argv)]
     command = " ".join(["python -m conformance_tests.numpy_suite", *argv])
-    run = f"{meta['date']}, {(time.time() - t_start) / 60:.1f} min: `{command}`"
+    # the Python a row was run on goes with it: a column may merge runs of several Pythons
+    run = (f"{meta['date']}, Python {meta['Python']}, {(time.time() - t_start) / 60:.1f} min: "
+           f"`{command}`")
     for key in ran:
         results[key]["run"] = run
     save_results(records, results)

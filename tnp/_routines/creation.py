@@ -11,7 +11,7 @@ from .._core.engine import caches, devices, lazy
 from .._core.rules import dtypes, probe
 from .._core.array import flags, storage
 from .._core.dispatch import tiers
-from .._core.methods.subclasses import as_type_of
+from .._core.array.subclasses import as_type_of
 from .._core.numerics.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.engine.devices import place
 from .._core.dispatch.fallback import to_numpy_tree
@@ -114,6 +114,8 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
         if dtype is not None:
             warn_complex_to_real(object.dtype, dtype)
         out = ndarray._wrap(to_jax(object, dtype, ndmin))._as_array()
+        if subok:
+            out = as_type_of(out, object)
     else:  # host data: NumPy parses it; placed on the host or the device (placement)
         try:
             host = host_copy(object, dtype, ndmin, copy, ndmax)
@@ -159,7 +161,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
 
 @np_doc(np.asanyarray)
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    return asarray(a, dtype, device=device, copy=copy)
+    return place(array(a, dtype, copy=copy, order=order, subok=True), device)
 
 
 @np_doc(np.ascontiguousarray)

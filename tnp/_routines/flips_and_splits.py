@@ -129,9 +129,20 @@ def _overlap(a, b, exact, max_work):
     if isinstance(a, ndarray) and isinstance(b, ndarray):
         return overlap(a, b, exact and max_work != 0)
     if isinstance(a, ndarray) or isinstance(b, ndarray):
-        return False  # a tnp array's data is on the device: it shares nothing with host memory
+        a, b = _memory(a), _memory(b)
+        if a is None or b is None:
+            return False  # a device array's data is XLA's: it shares nothing with host memory
     fn = np.shares_memory if exact else np.may_share_memory
     return fn(a, b, max_work=max_work)
+
+
+def _memory(x):
+    """A tnp array's NumPy memory where it has one (a host-tier array: its root's buffer, or
+    NumPy's view of it, which ``numpy.asarray`` shares), None on the device; anything else as
+    it is."""
+    if not isinstance(x, ndarray):
+        return x
+    return x._host() if type(x._root._buf) is np.ndarray else None
 
 
 @np_doc(np.shares_memory, notes="Answers for tnp's own views as NumPy does for the same program.")

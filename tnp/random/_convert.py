@@ -35,7 +35,17 @@ def value(x):
 
 def take(a, idx, axis):
     """``a`` (a tnp array) gathered along ``axis`` at host indices ``idx``: on the device, or
-    by NumPy for an array on the host tier (objects and strings live there)."""
+    by NumPy for an array on the host tier (objects and strings live there; one element of a
+    1-d array is NumPy's scalar, or the object itself)."""
     if a._on_host:
-        return tiers.new_root(np.take(a._host(), idx, axis=axis))
+        h = a._host()
+        if isinstance(idx, np.ndarray) and idx.ndim == 0:  # (``size=()``): a 0-d array, which
+            r = np.take(h, idx.reshape(1), axis=axis).reshape(  # ``take`` of a 0-d index is
+                h.shape[:axis] + h.shape[axis + 1:])  # not for an object array's element
+        else:
+            r = np.take(h, idx, axis=axis)
+        if type(r) is np.ndarray:
+            return tiers.new_root(r)
+        # one element: NumPy's scalar, or an object array's element itself
+        return to_tnp(r, ()) if isinstance(r, np.generic) else r
     return ndarray._wrap(jnp.take(value(a), jnp.asarray(idx), axis=axis))

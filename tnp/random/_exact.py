@@ -24,6 +24,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._core.rules import probe
 from .._core.engine import tracing
 from .._core.array import write
+from .._core.array.flags import numpy_layout
 from .._core.rules.errors import TnpTracingError
 from .._core.array.ndarray import ndarray
 from ._convert import take, to_host, to_tnp
@@ -77,7 +78,13 @@ def _exact(numpy_method):
             args, kwargs = args[:out_at], {**kwargs, "out": args[out_at]}
         out = kwargs.get("out")
         if isinstance(out, ndarray):
-            kwargs["out"] = np.empty(out.shape, out.dtype)
+            # NumPy's generator writes a contiguous writeable ``out`` only (some methods: C
+            # order only): a new array of its order, or the placeholder of its layout, which
+            # NumPy refuses with its error
+            f = numpy_layout(out).flags
+            kwargs["out"] = np.empty(out.shape, out.dtype, "F" if f.f_contiguous and not (
+                f.c_contiguous) else "C") if (f.c_contiguous or f.f_contiguous) and (
+                out.flags.writeable) else numpy_layout(out)
             getattr(self._np, name)(*to_host(args), **to_host(kwargs))
             write.assign(out, kwargs["out"])
             return out

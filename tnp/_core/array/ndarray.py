@@ -66,7 +66,8 @@ class ndarray:
         return self
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
-        """A view of this array through one more lens (of class ``cls``, default this one's)."""
+        """A view of this array through one more lens (of class ``cls``, default this one's: a
+        subclass's ``__array_finalize__`` is called with this array, as NumPy does)."""
         root = self._base if self._base is not None else self  # (a masked value materialised:
         v = object.__new__(cls or type(self))  # its class is ``ndarray`` after)
         chain, dyns = self._chain()
@@ -84,6 +85,8 @@ class ndarray:
         v._trace = None
         v._scalar = False
         v._hview = None
+        if cls is None and type(self) is not ndarray:  # (``view(type)`` calls it itself)
+            finalize(v, self)
         return v
 
     def _host_view(self, hv, lenses):
@@ -106,7 +109,11 @@ class ndarray:
         v._exported = False
         v._trace = None
         v._scalar = False
-        v._hview = (root._buf, hv, self, lenses)
+        # (the parent only where it is not the root, which ``_base`` holds: a view of a root
+        # holds one reference to it, as NumPy's does)
+        v._hview = (root._buf, hv, None if self is root else self, lenses)
+        if type(self) is not ndarray:
+            finalize(v, self)
         return v
 
     def _adopt(self, root):
@@ -134,7 +141,7 @@ class ndarray:
         if self._lens is None:  # a host view's lenses, made on first use (``_host_view``)
             _, _, parent, lenses = self._hview
             lens, dyns = lenses()
-            if parent is not root:  # else from the root's shape when the view was made
+            if parent is not None:  # else from the root's shape when the view was made
                 chain, pdyns = parent._chain()
                 self._rshape = parent._rshape
                 lens, dyns = chain + lens, pdyns + dyns
@@ -464,6 +471,15 @@ HOST_READ_ROOT = 1 << 17  # elements: a device view read to the host pulls a roo
 
 class OnDevice(Exception):
     """``numpy_value`` met a device array and was not asked to copy it."""
+
+
+def finalize(new, obj):
+    """NumPy's call of the ``__array_finalize__`` of ``new``'s class (a subclass of tnp.ndarray)
+    with ``obj``, the array ``new`` was made from: taken from the class (a property there is
+    not callable: Python's TypeError), skipped when it is tnp.ndarray's own or None."""
+    func = getattr(type(new), "__array_finalize__", None)
+    if func is not None and func is not ndarray.__array_finalize__:
+        func(new, obj)
 
 
 def numpy_value(x, pull=False, depth=0):

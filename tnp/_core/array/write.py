@@ -549,6 +549,9 @@ def _assign_host(target, value, index, where):
     def put_value(view, v):
         if wh is not None:
             np.copyto(view, v, casting="unsafe", where=wh)
+        elif idx is not None and v is not value and view.dtype.hasobject and not isinstance(
+                view[idx], np.ndarray):  # one element of an object array: NumPy stores the
+            view[idx] = value  # object given (a tnp array itself), as it does its own
         else:
             view[... if idx is None else idx] = v
 

@@ -20,7 +20,7 @@ import types
 import numpy as np
 
 from ..engine import lenses
-from . import host_threads, tiers
+from . import host_threads, stand_ins, tiers
 from ..array import write
 from ..array.ndarray import OnDevice, ndarray, numpy_value, refused_array_method
 from ..engine.tracing import in_trace
@@ -217,15 +217,16 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         if pos is not None and pos[0] < len(args) and len(args) - pos[0] <= len(pos[1]):
             i, names = pos
             args, kwargs = args[:i], dict(kwargs, **dict(zip(names, args[i:])))
-    hkwargs = {}
+    conv = _host_value if unsupported else numpy_value
     try:
-        hargs = list(map(numpy_value, args)) if not unsupported else [
-            numpy_value(a, True) for a in args]
-        for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see:
-            if (k != "out" or v is None) and v is not np._NoValue:  # a ufunc's where= warns
-                hkwargs[k] = numpy_value(v, unsupported)  # without it)
-    except OnDevice:
-        return DECLINED
+        hargs, hkwargs = _values(args, kwargs, unsupported, conv)
+    except OnDevice:  # a device array; or, to ``numpy_value`` (the hot path), a subclass's
+        if conv is _host_value:  # array, which ``_host_value`` gives as its stand-in
+            return DECLINED
+        try:
+            hargs, hkwargs = _values(args, kwargs, False, _host_value)
+        except OnDevice:
+            return DECLINED
     if not tiers.HOSTED and not unsupported and not _has_array(args, kwargs):
         return DECLINED  # Python data only: placed on the device by the implementation
     if kwargs and kwargs.get("device", "cpu") not in ("cpu", None):
@@ -234,7 +235,7 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return DECLINED  # traced: the implementation records it
     out = kwargs.get("out") if kwargs else None
     try:
-        if out is not None:
+        if out is not None and out is not Ellipsis:
             return _run_writing(numpy_fn, hargs, hkwargs, out, unsupported)
         if _is_ufunc_at(numpy_fn):
             return _run_writing_inputs(numpy_fn, args, hargs, hkwargs)
@@ -261,6 +262,29 @@ def call(numpy_fn, args, kwargs, unsupported=False):
         return _wrap(result, hargs, hkwargs, lambda r: _shared(r, args, hargs))
 
 
+def _values(args, kwargs, pull, conv):
+    """The arguments as NumPy takes them (``conv``: ``numpy_value`` or ``_host_value``)."""
+    hargs = list(map(conv, args)) if not pull else [conv(a, True) for a in args]
+    hkwargs = {}
+    for k, v in kwargs.items():  # (_NoValue: not given; ``out=None`` is NumPy's to see: a
+        if (k != "out" or v is None or v is Ellipsis) and (  # ufunc's where= warns without
+                v is not np._NoValue):  # it; ``out=...``: a 0-d result stays an array)
+            hkwargs[k] = conv(v, pull)
+    return hargs, hkwargs
+
+
+def _host_value(x, pull=False):
+    """``numpy_value(x, pull)``; an array of a user's subclass of tnp.ndarray (not tnp's own
+    masked value, whose ``__class__`` says ndarray) on the host as its NumPy stand-in
+    (``stand_ins.stand_in``), so that NumPy keeps the subclass where it keeps its own."""
+    t = type(x)
+    if t is ndarray or not isinstance(x, ndarray) or x.__class__ is ndarray:
+        return numpy_value(x, pull)
+    if not pull and type(x._root._buf) is not np.ndarray:
+        raise OnDevice
+    return stand_ins.stand_in(x, numpy_value(x, True))
+
+
 def _shared(r, args, hargs):
     """A result of a call only NumPy can run (a NumPy-only dtype) sharing memory with an input:
     the tnp input itself where NumPy returned it; a NumPy view of it (``trim_zeros`` of an
@@ -269,6 +293,8 @@ def _shared(r, args, hargs):
     for a, h in zip(args, hargs):
         if r is h and isinstance(a, ndarray):
             return a
+    if isinstance(r, stand_ins.StandIn):
+        return stand_ins.from_stand_in(r.copy(order="K"))
     return tiers.new_root(r.copy(order="K"))
 
 
@@ -321,6 +347,12 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
         if t is None:
             t = made[id(r)] = tiers.new_root(r)
         return t
+    if isinstance(r, stand_ins.StandIn):  # NumPy kept a subclass of tnp.ndarray
+        if _shares(r, hargs, hkwargs):
+            if shared is None:
+                raise _View
+            return shared(r)
+        return stand_ins.from_stand_in(r)
     made = {} if made is None else made
     if type(r) is list or type(r) is tuple:  # rebuilt only around arrays (``item`` of an
         conv = [_wrap(v, hargs, hkwargs, shared, made) for v in r]  # object array: the list)
@@ -332,7 +364,10 @@ def _wrap(r, hargs, hkwargs, shared=None, made=None):
 
 def wrap_new(r):
     """A NumPy result sharing no memory with a tnp array: an array as a new tnp array, a NumPy
-    scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them)."""
+    scalar as itself (on the host tier NumPy's scalars are returned as NumPy returns them); an
+    array of a subclass's stand-in as an array of the subclass."""
+    if isinstance(r, stand_ins.StandIn):
+        return stand_ins.from_stand_in(r)
     return tiers.new_root(r) if type(r) is np.ndarray else r
 
 
@@ -354,10 +389,11 @@ def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
     on the device: NumPy writes host copies of them (so that what it leaves unwritten, with
     ``where=``, keeps its values), then each is assigned to its tnp array; nothing is written
     when NumPy raises."""
-    houts = tuple(None if o is None else np.array(numpy_value(o, pull=True)) for o in outs)
+    houts = tuple(np.array(numpy_value(o, pull=True)) if isinstance(o, ndarray) else o
+                  for o in outs)  # (a NumPy ``out`` NumPy writes itself)
     result = numpy_fn(*hargs, out=houts if type(out) is tuple else houts[0], **hkwargs)
     for o, h in zip(outs, houts):
-        if o is not None:
+        if isinstance(o, ndarray):
             write.assign(o, h)
     return _written(outs, result)
 
@@ -390,24 +426,28 @@ def _written(outs, result):
     arrays; in a tuple, a result with no ``out`` given is a new array)."""
     if type(result) is tuple:
         return tuple(o if o is not None else wrap_new(r) for o, r in zip(outs, result))
-    return outs[0]
+    return outs[0] if outs[0] is not None else wrap_new(result)  # (``out=(None,)``)
 
 
 def _run_writing(numpy_fn, hargs, hkwargs, out, unsupported):
+    """NumPy's call writing ``out``: tnp host arrays under their roots' locks, a NumPy array
+    (a ``numpy.ndarray`` or a subclass: NumPy's memory, not tnp's) by NumPy itself, as NumPy
+    writes it and returns it."""
     outs = out if type(out) is tuple else (out,)
-    if any(o is not None and not isinstance(o, ndarray) for o in outs):
+    if any(o is not None and not isinstance(o, (ndarray, np.ndarray)) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
-    if any(o is not None and type(o._root._buf) is not np.ndarray for o in outs):
+    touts = [o for o in outs if isinstance(o, ndarray)]
+    if any(type(o._root._buf) is not np.ndarray for o in touts):
         if not unsupported:
             return DECLINED  # a device ``out``: the device implementation writes it
         return _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs)
-    roots = {id(o._root): o._root for o in outs if o is not None}
+    roots = {id(o._root): o._root for o in touts}
     held = [write.writing(r) for r in roots.values()]
     owners = {}
     for key, w in zip(roots, held):
         owners[key] = w.__enter__()
     try:
-        houts = tuple(None if o is None else _writeable_value(o, owners[id(o._root)])
+        houts = tuple(_writeable_value(o, owners[id(o._root)]) if isinstance(o, ndarray) else o
                       for o in outs)
         result = numpy_fn(*hargs, out=houts if type(out) is tuple else houts[0], **hkwargs)
     finally:

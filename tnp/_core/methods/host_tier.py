@@ -11,7 +11,8 @@ import numpy as np
 from ..dispatch import host
 from ..dispatch.frontend import host_or_device
 from ..array import indexing
-from ..array.ndarray import numpy_value
+from ..array.ndarray import ndarray, numpy_value
+from ..array.subclasses import as_type_of
 
 
 def method(name, impl):
@@ -52,11 +53,13 @@ def _index_lenses(shape, index):
 
 def result(a, r, lenses):
     """NumPy's result ``r`` of a call on the host array ``a``: a view of its root's buffer as a
-    tnp view (``ndarray._host_view``), anything else as a new array or a scalar."""
+    tnp view (``ndarray._host_view``), anything else as a new array (of ``a``'s subclass, as
+    NumPy's fancy index of one is) or a scalar."""
     if type(r) is np.ndarray and r.base is not None and r.base is (
             a if a._base is None else a._base)._buf.base:
         return a._host_view(r, lenses)
-    return host.wrap_new(r)
+    r = host.wrap_new(r)
+    return as_type_of(r, a) if type(a) is not ndarray and type(r) is ndarray else r
 
 
 def permutation(n, axes):

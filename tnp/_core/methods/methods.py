@@ -19,7 +19,7 @@ from ..array.ndarray import ndarray
 from ..dispatch.frontend import device_or_numpy
 from . import host_tier
 from .routines import DELEGATED, past_host, tnp
-from .subclasses import as_type_of, finalize
+from ..array.subclasses import as_type_of, finalize
 
 _type = type  # the builtin, where a NumPy parameter is named ``type``
 

@@ -138,7 +138,7 @@ def _compare(ufunc_name):
             # field (the ufuncs have no void loop)
             fn = operator.eq if ufunc_name == "equal" else operator.ne
             r = fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
-            return tnp.asarray(r) if isinstance(r, np.ndarray) else r
+            return _wrapped(tnp.asarray(r), self, other) if isinstance(r, np.ndarray) else r
         if ufunc_name not in ("equal", "not_equal"):
             return getattr(tnp, ufunc_name)(self, other)
         try:
@@ -149,9 +149,19 @@ def _compare(ufunc_name):
                 return fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
             shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
                                probe.Spec(np.shape(other), bool)).shape
-            r = tnp.full(shape, ufunc_name == "not_equal")
-            return r[()] if shape == () else r
+            return _wrapped(tnp.full(shape, ufunc_name == "not_equal"), self, other)
     return op
+
+
+def _wrapped(r, self, other):
+    """A comparison's result made here (not by a ufunc), as NumPy's: through the
+    ``__array_wrap__`` of the subclass operand of the highest priority, if any; a 0-d result
+    of plain arrays as its scalar."""
+    wrapper = max((x for x in (self, other) if isinstance(x, ndarray) and (
+        x.__class__ is not ndarray)), key=_priority, default=None)
+    if wrapper is not None:
+        return wrapper.__array_wrap__(r, None, r.ndim == 0)
+    return r[()] if r.ndim == 0 else r
 
 
 for _op, _uf in _COMPARE.items():

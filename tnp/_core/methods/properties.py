@@ -171,24 +171,46 @@ def _ctypes(self):
     return _numpy_ctypes(self, _memory(self).ctypes.data)
 
 
-class _Interface:
-    """What NumPy converts through ``__array_interface__`` alone (``__buffer__``: the tnp
-    array itself would be asked for its buffer again); holds the tnp array, so its memory."""
-    __slots__ = ("__array_interface__", "_array")
+# PEP 3118's request flags (``inspect.BufferFlags``, Python 3.12)
+_WRITABLE, _STRIDES, _C, _F, _ANY = 0x1, 0x18, 0x38, 0x58, 0x98
 
-    def __init__(self, array):
-        self.__array_interface__ = _array_interface(array)
-        self._array = array
+
+def _check_request(mem, flags):
+    """NumPy's errors (``array_getbuffer``) for a request ``mem`` cannot meet: a contiguity it
+    lacks, or writing (the memory is exported read-only: README's diff-memory)."""
+    c, f = mem.flags.c_contiguous, mem.flags.f_contiguous
+    if (flags & _C) == _C and not c or (flags & _STRIDES) != _STRIDES and not c:
+        raise ValueError("ndarray is not C-contiguous")
+    if (flags & _F) == _F and not f:
+        raise ValueError("ndarray is not Fortran contiguous")
+    if (flags & _ANY) == _ANY and not (c or f):
+        raise ValueError("ndarray is not contiguous")
+    if flags & _WRITABLE:
+        raise ValueError("buffer source array is read-only")
 
 
 def __buffer__(self, flags):
-    """PEP 688's buffer export (Python 3.12+): the memory (``_memory``), read-only as
-    ``__array_interface__`` says; a device-tier array's is a BufferError (``_memory``'s
-    reason)."""
+    """PEP 688's buffer export (Python 3.12+): NumPy's buffer of the memory (``_memory``),
+    read-only, with NumPy's errors for a request it cannot meet; a device-tier array's is a
+    BufferError (``_memory``'s reason). A void dtype whose PEP 3118 format NumPy cannot read
+    back as it is (an object field after padding, a plain ``V4``) is a BufferError too, so
+    that NumPy's conversion (which asks for the buffer first) goes on to
+    ``__array_interface__`` or ``__array__`` and keeps the dtype."""
     try:
-        return memoryview(np.asarray(_Interface(self)))
+        mem = _memory(self)
     except AttributeError as e:
         raise BufferError(str(e)) from None
+    _check_request(mem, flags)
+    view = memoryview(mem)
+    dt = mem.dtype
+    if dt.kind == "V" or dt.hasobject:
+        try:
+            same = np.asarray(view).dtype == dt
+        except (RuntimeError, ValueError, TypeError, NotImplementedError):
+            same = False
+        if not same:
+            raise BufferError(f"the buffer format of the dtype {dt} does not read back as it")
+    return view
 
 
 ndarray.__array_interface__ = property(_array_interface)

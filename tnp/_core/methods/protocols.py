@@ -17,6 +17,7 @@ from ..dispatch import tiers
 from ..array import indexing, masked, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
+from ..array.subclasses import as_type_of
 from . import host_tier, routines
 from .interop import array_function, array_ufunc
 from .routines import tnp
@@ -82,7 +83,9 @@ def __getitem__(self, /, index):
             return ndarray._wrap(lenses.get_kernel(chain + (plan.lens,))(
                 b, dyns + (plan.dyn,)))
         return self._view(plan.lens, plan.dyn, plan.shape)
-    return ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+    r = ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+    # NumPy keeps a subclass (not tnp's masked value, whose ``__class__`` says ndarray)
+    return r if self.__class__ is ndarray else as_type_of(r, self)
 
 
 @_protocol
@@ -196,13 +199,14 @@ def __array_function__(self, /, func, types, args, kwargs):
 def __array_wrap__(self, array, context=None, return_scalar=False, /):
     """NumPy's ``ndarray.__array_wrap__``: ``array`` (a tnp array, or a NumPy one, which
     becomes a tnp array) as an array of this array's class; its scalar where
-    ``return_scalar`` and it is 0-d."""
+    ``return_scalar``, it is 0-d and this array is a plain tnp.ndarray (a subclass's stays a 0-d
+    array of the subclass, as NumPy's does)."""
     if isinstance(array, np.ndarray):
         array = tnp.asarray(array)
     elif not isinstance(array, ndarray):
         raise TypeError(f"__array_wrap__() argument 1 must be numpy.ndarray, not "
                         f"{type(array).__name__}")
-    if return_scalar and array.ndim == 0:
+    if return_scalar and array.ndim == 0 and type(self) is ndarray:
         return array[()]
     return array if type(array) is type(self) else array.view(type(self))
 

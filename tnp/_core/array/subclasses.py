@@ -2,28 +2,25 @@
 class (``as_type_of``), and that class's ``__array_finalize__`` is called (``finalize``)."""
 import numpy as np
 
-from ..array import storage
-from ..array.ndarray import ndarray
-
-
-def finalize(new, obj):
-    """NumPy's call of the ``__array_finalize__`` of ``new``'s class (a subclass of tnp.ndarray)
-    with ``obj``, the array ``new`` was made from: taken from the class (a property there is
-    not callable: Python's TypeError), skipped when it is tnp.ndarray's own or None."""
-    func = getattr(type(new), "__array_finalize__", None)
-    if func is not None and func is not ndarray.__array_finalize__:
-        func(new, obj)
+from . import storage
+from .ndarray import finalize, ndarray
 
 
 def as_type_of(r, a):
     """The new root ``r`` as an array of ``a``'s class where that is a subclass of tnp.ndarray
     (its buffer moved to a root of that class, whose ``__array_finalize__`` is called with
     ``a``), as NumPy makes a new array like ``a``; else ``r``."""
-    cls = type(a)
+    return as_subclass(r, type(a), a)
+
+
+def as_subclass(r, cls, obj):
+    """The new root ``r`` as an array of ``cls`` (tnp.ndarray or a subclass of it), whose
+    ``__array_finalize__`` is called with ``obj``."""
     if cls is ndarray:
         return r
     buf = r._buf
     out = cls._wrap_host(buf, r._dtype) if type(buf) is np.ndarray else cls._wrap(buf)
     storage.mark_scalar(out, False)
-    finalize(out, a)
+    finalize(out, obj)
     return out
+
