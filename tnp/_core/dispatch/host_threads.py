@@ -22,7 +22,8 @@ import numpy as np
 
 from .. import settings
 
-MIN_PIECE = 1 << 17  # elements per thread below which the hand-off costs about what it saves
+MIN_PIECE = 1 << 20  # elements per piece: below it a cheap loop (a comparison, a product) loses
+# more to the hand-off and the pieces' page faults than it gains (benchmarks/cases/host_threads.py)
 _NUMERIC = frozenset("biufc")
 THREADS = 1
 SPLIT_AT = float("inf")  # the smallest call split: two pieces' worth, with two threads or more
