@@ -11,7 +11,7 @@ from .._core.engine import caches, devices, lazy
 from .._core.rules import dtypes, probe
 from .._core.array import flags, storage
 from .._core.dispatch import tiers
-from .._core.methods.subclasses import as_type_of
+from .._core.array.subclasses import as_type_of
 from .._core.numerics.casting import cast, cast_kernel, numpy_cast, warn_complex_to_real
 from .._core.engine.devices import place
 from .._core.dispatch.fallback import to_numpy_tree

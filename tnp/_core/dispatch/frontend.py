@@ -30,7 +30,7 @@ from ..engine.jaxload import jax, loaded, JaxArray, Tracer
 import numpy as np
 
 from ..rules import dtypes, probe
-from . import host, tiers
+from . import host, subclass_results, tiers
 from ..array.ndarray import ndarray
 
 
@@ -206,7 +206,23 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
         raise numpy_exc from None
 
     call.device = device  # the entry past the host-tier question, asked by its caller
-    return call
+    keeps = subclass_results.KEEPS.get(numpy_fn)  # NumPy's function keeps a subclass's class
+    return call if keeps is None else _keeping_subclass(call, keeps)
+
+
+def _keeping_subclass(call, policy):
+    """``call`` (an entry) whose results take the class of a subclass of tnp.ndarray among
+    the arguments, as NumPy's function gives them (``subclass_results``)."""
+    @functools.wraps(call)
+    def keeping(*args, **kwargs):
+        return subclass_results.keep(call(*args, **kwargs), policy, args, kwargs)
+
+    @functools.wraps(call.device)
+    def device(*args, **kwargs):
+        return subclass_results.keep(call.device(*args, **kwargs), policy, args, kwargs)
+
+    keeping.device = device
+    return keeping
 
 
 def _numpy_error(exc, numpy_fn, args, kwargs):

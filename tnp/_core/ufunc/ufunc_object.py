@@ -198,7 +198,7 @@ class ufunc:
         # (the user's frame is 7 up from ``_arguments``' warning: _call_bound, _call,
         # fast_path.device_call, frontend.device_or_numpy, __call__)
         args, out, signature = self._arguments(args, out, where, signature, sig)
-        wrap = array_wrap(args)
+        wrap = array_wrap(args) if subok else None
         loops.refuse_big_ints(args)
         recording = (out is None and where is True and self.nout == 1 and lazy.recording())
         ops, keys = loops.operands(args, recording)

@@ -2,8 +2,8 @@
 class (``as_type_of``), and that class's ``__array_finalize__`` is called (``finalize``)."""
 import numpy as np
 
-from ..array import storage
-from ..array.ndarray import ndarray
+from . import storage
+from .ndarray import ndarray
 
 
 def finalize(new, obj):

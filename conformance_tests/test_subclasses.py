@@ -1,0 +1,106 @@
+"""Subclasses of the array through functions, methods and ufuncs: the result's class (NumPy's
+functions that take their array through ``asanyarray`` keep it, those through ``asarray`` do
+not), the ``__array_finalize__`` that gives it its attributes, and the values."""
+import pytest
+
+from engine import check
+
+
+def _sub(xp):
+    class Sub(xp.ndarray):
+        def __array_finalize__(self, obj):
+            self.info = getattr(obj, "info", None)
+
+    a = xp.arange(1.0, 7.0).reshape(2, 3).view(Sub)
+    a.info = "kept"
+    return Sub, a
+
+
+def _described(Sub, r):
+    """What the test compares: each result's class (the subclass or not), its ``info`` where
+    it is of the subclass, and its value."""
+    if isinstance(r, (tuple, list)):
+        return [_described(Sub, x) for x in r]
+    return type(r) is Sub, getattr(r, "info", None) if type(r) is Sub else None, r
+
+
+FUNCTIONS = {
+    "sum": lambda xp, a: xp.sum(a), "sum axis": lambda xp, a: xp.sum(a, axis=0),
+    "mean": lambda xp, a: xp.mean(a, axis=1), "std": lambda xp, a: xp.std(a, axis=1),
+    "max": lambda xp, a: xp.max(a, axis=0), "cumsum": lambda xp, a: xp.cumsum(a),
+    "argmax full": lambda xp, a: xp.argmax(a), "argmax axis": lambda xp, a: xp.argmax(a, 0),
+    "average": lambda xp, a: xp.average(a), "average axis": lambda xp, a: xp.average(a, 0),
+    "median": lambda xp, a: xp.median(a), "median axis": lambda xp, a: xp.median(a, axis=1),
+    "percentile full": lambda xp, a: xp.percentile(a, 30),
+    "quantile axis": lambda xp, a: xp.quantile(a, 0.3, axis=0),
+    "nansum": lambda xp, a: xp.nansum(a), "nanmean axis": lambda xp, a: xp.nanmean(a, 0),
+    "nanargmin axis": lambda xp, a: xp.nanargmin(a, axis=1),
+    "nancumprod": lambda xp, a: xp.nancumprod(a, axis=1),
+    "diff": lambda xp, a: xp.diff(a), "delete": lambda xp, a: xp.delete(a, 0),
+    "insert": lambda xp, a: xp.insert(a, 0, [0]), "kron": lambda xp, a: xp.kron(a, a),
+    "unique": lambda xp, a: xp.unique(a, return_counts=True), "fix": lambda xp, a: xp.fix(a),
+    "sort": lambda xp, a: xp.sort(a), "round": lambda xp, a: xp.round(a),
+    "clip": lambda xp, a: xp.clip(a, 2, 5), "take": lambda xp, a: xp.take(a, [0, 2]),
+    "linspace": lambda xp, a: xp.linspace(a, 10.0, 3),
+    # functions that take their array through asarray: a plain array
+    "where": lambda xp, a: xp.where(a > 2, a, 0), "concatenate": lambda xp, a: xp.concatenate([a, a]),
+    "trace": lambda xp, a: xp.trace(a),
+}
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+def test_functions_keep_a_subclass_as_numpy(name):
+    def body(xp):
+        Sub, a = _sub(xp)
+        return _described(Sub, FUNCTIONS[name](xp, a))
+    check(body)
+
+
+METHODS = {
+    "sum": lambda a: a.sum(), "sum axis": lambda a: a.sum(axis=0), "mean": lambda a: a.mean(1),
+    "var": lambda a: a.var(1), "min": lambda a: a.min(0), "argmin": lambda a: a.argmin(1),
+    "cumprod": lambda a: a.cumprod(), "round": lambda a: a.round(), "take": lambda a: a.take([1]),
+}
+
+
+@pytest.mark.parametrize("name", METHODS)
+def test_methods_keep_a_subclass_as_numpy(name):
+    def body(xp):
+        Sub, a = _sub(xp)
+        return _described(Sub, METHODS[name](a))
+    check(body)
+
+
+UFUNCS = {
+    "sin": lambda xp, a: xp.sin(a), "add scalar": lambda xp, a: a + 1,
+    "add plain": lambda xp, a: xp.add(xp.ones(3), a), "equal": lambda xp, a: a == a,
+    "subok=False": lambda xp, a: xp.sin(a, subok=False),
+    "reduce": lambda xp, a: xp.add.reduce(a, axis=0),
+}
+
+
+@pytest.mark.parametrize("name", UFUNCS)
+def test_ufuncs_wrap_a_subclass_as_numpy(name):
+    def body(xp):
+        Sub, a = _sub(xp)
+        r = UFUNCS[name](xp, a)
+        return type(r) is Sub, r
+    check(body)
+
+
+def test_ufunc_wrap_follows_array_priority():
+    """NumPy's choice among subclasses: the highest ``__array_priority__``, the first of
+    equals; one that sets none has NumPy's ndarray's, 0."""
+    def body(xp):
+        class Low(xp.ndarray):
+            __array_priority__ = -1000
+
+        class Plain(xp.ndarray):
+            pass
+
+        low = xp.ones(2).view(Low)
+        plain = xp.ones(2).view(Plain)
+        return [type(r).__name__ for r in (
+            xp.add(low, xp.ones(2)), xp.add(xp.ones(2), low), xp.add(low, plain),
+            xp.add(plain, low), xp.add(xp.ones(2), plain))]
+    check(body)
