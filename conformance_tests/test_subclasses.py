@@ -104,3 +104,27 @@ def test_ufunc_wrap_follows_array_priority():
             xp.add(low, xp.ones(2)), xp.add(xp.ones(2), low), xp.add(low, plain),
             xp.add(plain, low), xp.add(xp.ones(2), plain))]
     check(body)
+
+
+def test_ufunc_outputs_and_outer_keep_a_subclass():
+    """A result not given by ``out=`` is wrapped by the inputs' class (``frexp`` with one
+    output given), an ``out=`` of a class with its own ``__array_wrap__`` is returned through
+    it, ``out=...`` keeps a 0-d subclass result an array, and ``outer`` wraps as ``__call__``."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+
+        class Wrapping(xp.ndarray):
+            def __array_wrap__(self, arr, context=None, return_scalar=False):
+                return ("wrapped", None if context is None else len(context[1]))
+
+        d = xp.array([5.7, 0.25]).view(Sub)
+        m, e = xp.frexp(d, xp.empty(2))
+        w = xp.add(xp.ones(2), 1.0, out=xp.zeros(2).view(Wrapping))
+        zero_d = xp.array(1.0).view(Sub)
+        return [type(m).__name__, type(e).__name__, e, w,
+                type(xp.add(zero_d, 2, out=...)).__name__,
+                type(xp.add.reduce(zero_d, out=...)).__name__,
+                type(xp.add.reduce(zero_d)).__name__,
+                type(xp.multiply.outer(d, d)).__name__, xp.multiply.outer(d, d)]
+    check(body)

@@ -393,6 +393,9 @@ def _run_writing(numpy_fn, hargs, hkwargs, out, unsupported):
     outs = out if type(out) is tuple else (out,)
     if any(o is not None and not isinstance(o, ndarray) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
+    if any(o is not None and type(o).__array_wrap__ is not ndarray.__array_wrap__
+           for o in outs):
+        return DECLINED  # an ``out`` returned through its class's own ``__array_wrap__``
     if any(o is not None and type(o._root._buf) is not np.ndarray for o in outs):
         if not unsupported:
             return DECLINED  # a device ``out``: the device implementation writes it

@@ -190,13 +190,14 @@ def __array_function__(self, /, func, types, args, kwargs):
 def __array_wrap__(self, array, context=None, return_scalar=False, /):
     """NumPy's ``ndarray.__array_wrap__``: ``array`` (a tnp array, or a NumPy one, which
     becomes a tnp array) as an array of this array's class; its scalar where
-    ``return_scalar`` and it is 0-d."""
+    ``return_scalar``, it is 0-d and this array is a plain tnp.ndarray (a subclass's 0-d
+    result stays an array of its class, as NumPy's)."""
     if isinstance(array, np.ndarray):
         array = tnp.asarray(array)
     elif not isinstance(array, ndarray):
         raise TypeError(f"__array_wrap__() argument 1 must be numpy.ndarray, not "
                         f"{type(array).__name__}")
-    if return_scalar and array.ndim == 0:
+    if return_scalar and array.ndim == 0 and type(self) is ndarray:
         return array[()]
     return array if type(array) is type(self) else array.view(type(self))
 
