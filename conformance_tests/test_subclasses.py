@@ -45,6 +45,7 @@ FUNCTIONS = {
     # functions that take their array through asarray: a plain array
     "where": lambda xp, a: xp.where(a > 2, a, 0), "concatenate": lambda xp, a: xp.concatenate([a, a]),
     "trace": lambda xp, a: xp.trace(a),
+    "trace 3-d": lambda xp, a: type(xp.trace(a.reshape(1, 2, 3))).__name__,
 }
 
 
@@ -127,4 +128,33 @@ def test_ufunc_outputs_and_outer_keep_a_subclass():
                 type(xp.add.reduce(zero_d, out=...)).__name__,
                 type(xp.add.reduce(zero_d)).__name__,
                 type(xp.multiply.outer(d, d)).__name__, xp.multiply.outer(d, d)]
+    check(body)
+
+
+def test_apply_along_axis_wraps_by_the_slices_results():
+    """NumPy's result takes the class of the function's first result, and a zero-length slice
+    axis is no error where the other axes are not empty."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+
+        plain = xp.arange(6.0).reshape(2, 3)
+        r2 = xp.apply_along_axis(lambda x: x.sum(), 0, plain.view(Sub))
+        r3 = xp.apply_along_axis(lambda x: 1, 1, xp.empty((4, 0)))
+        return type(r2).__name__, r2, r3
+    check(body)
+
+
+def test_apply_along_axis_takes_the_class_of_a_plain_arrays_slices(placement):
+    if placement == "auto":
+        pytest.xfail("host tier: NumPy's apply_along_axis runs on NumPy's arrays, and its "
+                     "result is placed as a plain tnp array, not of the function's class")
+
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+
+        r = xp.apply_along_axis(lambda x: xp.asarray(x * 2).view(Sub), 1,
+                                xp.arange(6.0).reshape(2, 3))
+        return type(r).__name__, r
     check(body)

@@ -25,7 +25,7 @@ _ALL = ("sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "ptp"
         "compress", "trim_zeros", "take_along_axis", "nan_to_num", "fix", "angle", "i0",
         "kron", "linspace", "logspace", "geomspace", "isclose", "squeeze", "ravel",
         "transpose", "swapaxes", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d")
-_ND = ("argmax", "argmin", "nanargmax", "nanargmin", "percentile", "quantile",
+_ND = ("argmax", "argmin", "nanargmax", "nanargmin", "percentile", "quantile", "trace",
        "nanpercentile", "nanquantile", "count_nonzero")
 _FIRST = ("unique",)
 KEEPS = {getattr(np, n): policy for names, policy in ((_ALL, "all"), (_ND, "nd"),
