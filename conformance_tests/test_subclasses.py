@@ -158,3 +158,16 @@ def test_apply_along_axis_takes_the_class_of_a_plain_arrays_slices(placement):
                                 xp.arange(6.0).reshape(2, 3))
         return type(r).__name__, r
     check(body)
+
+
+@pytest.mark.parametrize("subok", [False, True])
+def test_broadcasts_and_windows_keep_a_subclass_with_subok(subok):
+    def body(xp):
+        Sub, a = _sub(xp)
+        b = xp.zeros((2, 1))
+        r = [xp.broadcast_to(a, (3, 2, 3), subok=subok),
+             xp.lib.stride_tricks.sliding_window_view(a, 2, axis=1, subok=subok)]
+        # (broadcast_arrays' writeable flag: NumPy's views warn on a write, tnp's refuse it)
+        return ([(*_described(Sub, x), x.flags.writeable) for x in r],
+                [_described(Sub, x) for x in xp.broadcast_arrays(a, b, subok=subok)])
+    check(body)
