@@ -171,3 +171,13 @@ def test_broadcasts_and_windows_keep_a_subclass_with_subok(subok):
         return ([(*_described(Sub, x), x.flags.writeable) for x in r],
                 [_described(Sub, x) for x in xp.broadcast_arrays(a, b, subok=subok)])
     check(body)
+
+
+def test_indexing_a_subclass_finalizes_its_results():
+    """A view (slice) and a copy (fancy and boolean indexing) of a subclass's array are of its
+    class, its ``__array_finalize__`` called with the array indexed; an element is NumPy's
+    scalar."""
+    def body(xp):
+        Sub, a = _sub(xp)
+        return [_described(Sub, r) for r in (a[1:], a[:, [0, 2]], a[a > 2], a[1, 2], a[1])]
+    check(body)

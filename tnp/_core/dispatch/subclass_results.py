@@ -10,6 +10,7 @@ afterwards, for the NumPy functions listed in ``KEEPS`` (found by calling each o
 """
 import numpy as np
 
+from ..array import masked
 from ..array.ndarray import ndarray
 from ..array.subclasses import as_type_of, finalize
 
@@ -34,9 +35,11 @@ KEEPS = {getattr(np, n): policy for names, policy in ((_ALL, "all"), (_ND, "nd")
 
 
 def subclass_argument(args, kwargs):
-    """The first argument that is an array of a subclass of tnp.ndarray, or None."""
+    """The first argument that is an array of a subclass of tnp.ndarray (not tnp's own
+    masked value, ``masked.MaskedValue``), or None."""
     for a in (*args, *kwargs.values()):
-        if type(a) is not ndarray and isinstance(a, ndarray):
+        t = type(a)
+        if t is not ndarray and t is not masked.MaskedValue and isinstance(a, ndarray):
             return a
     return None
 

@@ -17,6 +17,7 @@ from ..dispatch import tiers
 from ..array import indexing, masked, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
+from ..array.subclasses import as_type_of, finalize
 from . import host_tier, routines
 from .interop import array_function, array_ufunc
 from .routines import tnp
@@ -64,7 +65,7 @@ def __getitem__(self, /, index):
         return self._buf[index]
     if type((self if root is None else root)._buf) is np.ndarray and not (
             tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
-        return host_tier.getitem(self, index)
+        return _of_class(self, host_tier.getitem(self, index))
     if masked.applies(self, index):  # x[mask]: full size until its shape is asked
         return masked.take(self, index)
     plan = indexing.parse(self._shape, index)
@@ -76,8 +77,23 @@ def __getitem__(self, /, index):
                 b = roots.buffer(self._root)
             return ndarray._wrap(lenses.get_kernel(chain + (plan.lens,))(
                 b, dyns + (plan.dyn,)))
-        return self._view(plan.lens, plan.dyn, plan.shape)
-    return ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value, plan.dyn))
+        return _of_class(self, self._view(plan.lens, plan.dyn, plan.shape))
+    return _of_class(self, ndarray._wrap(indexing.gather_kernel(plan.struct)(self._value,
+                                                                           plan.dyn)))
+
+
+def _of_class(a, r):
+    """``a[index]``'s array ``r`` as NumPy gives it for a subclass's ``a``: of ``a``'s class,
+    its ``__array_finalize__`` called with ``a`` (a view, or a copy: fancy indexing)."""
+    if (type(a) is ndarray or type(a) is masked.MaskedValue or not isinstance(r, ndarray)
+            or r._scalar):
+        return r
+    if type(r) is ndarray:
+        if r._base is None:
+            return as_type_of(r, a)
+        r = r._view(("reshape", (r.shape, r.shape)), (), r.shape, cls=type(a))
+    finalize(r, a)
+    return r
 
 
 @_protocol

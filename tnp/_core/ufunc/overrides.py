@@ -5,6 +5,7 @@ result goes through the ``__array_wrap__`` NumPy would choose (``array_wrap``).
 import numpy as np
 
 from ..rules import dtypes
+from ..array import masked
 from ..array.ndarray import ndarray
 from ..dispatch.normalize import out_tuple
 
@@ -95,7 +96,8 @@ def array_wrap(inputs):
     wrap, priority = NO_OVERRIDE, None
     for a in inputs:
         t = type(a)
-        if t is ndarray or (isinstance(a, np.ndarray) and not isinstance(a, ndarray)):
+        if t is ndarray or (isinstance(a, np.ndarray) and not isinstance(a, ndarray)) or (
+                type(a) is masked.MaskedValue):
             if priority is None or priority < 0.0:
                 wrap, priority = None, 0.0
         elif t in dtypes.PY_SCALARS or isinstance(a, np.generic):
