@@ -169,7 +169,8 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
     method: ``tnp._core.methods.host_tier``), so that no call asks it twice. ``host_fn``: what
     the host runs in ``numpy_fn``'s place, for arguments ``host.call`` does not convert whole
     (``block``'s lists nested deeper than ``numpy_value`` reads, in which NumPy would find tnp
-    arrays and hand the call back to this entry)."""
+    arrays and hand the call back to this entry). For a NumPy function that keeps a subclass
+    argument's class (``subclass_results.KEEPS``), the entry's results take it."""
     host_fn = host_fn or numpy_fn
 
     @functools.wraps(impl)
