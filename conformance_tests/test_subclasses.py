@@ -181,3 +181,25 @@ def test_indexing_a_subclass_finalizes_its_results():
         Sub, a = _sub(xp)
         return [_described(Sub, r) for r in (a[1:], a[:, [0, 2]], a[a > 2], a[1, 2], a[1])]
     check(body)
+
+
+@pytest.mark.parametrize("dtypes", [("i4,i4", "i4,i4"), ("M8[s]", "f8"), ("f8", "f8")],
+                         ids=["structured", "no loop", "ufunc"])
+def test_comparisons_wrap_a_subclass_on_every_path(dtypes):
+    """``==``/``!=`` of a plain and a subclass array: the result is of the subclass on each of
+    NumPy's paths (fields compared, no loop, the ufunc)."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+
+        plain = xp.zeros(3, dtype=dtypes[0])
+        sub = xp.zeros(3, dtype=dtypes[1]).view(Sub)
+        return [(type(r).__name__, r) for r in (plain == sub, sub != plain)]
+    check(body)
+
+
+def test_a_0d_array_against_a_string_is_numpys_bool():
+    def body(xp):
+        return [type(r).__name__ for r in (xp.array(0) == "a", xp.array(0) != "a",
+                                           xp.array(0) == None)]  # noqa: E711
+    check(body)
