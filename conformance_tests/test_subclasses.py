@@ -203,3 +203,18 @@ def test_a_0d_array_against_a_string_is_numpys_bool():
         return [type(r).__name__ for r in (xp.array(0) == "a", xp.array(0) != "a",
                                            xp.array(0) == None)]  # noqa: E711
     check(body)
+
+
+def test_linalg_keeps_the_arguments_class():
+    """``inv`` of a subclass's matrices, ``solve`` with a subclass's right-hand side, empty
+    stacks included."""
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+
+        a = (xp.eye(2) * 2.0 + 1.0).view(Sub)
+        b = xp.arange(4.0).reshape(2, 2).view(Sub)
+        return [(type(r).__name__, r) for r in (
+            xp.linalg.inv(a), xp.linalg.solve(xp.eye(2) * 2.0, b),
+            xp.linalg.inv(xp.zeros((0, 1, 1)).view(Sub)))]
+    check(body)

@@ -29,9 +29,13 @@ _ALL = ("sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "ptp"
 _ND = ("argmax", "argmin", "nanargmax", "nanargmin", "percentile", "quantile", "trace",
        "nanpercentile", "nanquantile", "count_nonzero")
 _FIRST = ("unique",)
-KEEPS = {getattr(np, n): policy for names, policy in ((_ALL, "all"), (_ND, "nd"),
-                                                      (_FIRST, "first"))
-         for n in names if hasattr(np, n)}
+# ``numpy.linalg``'s functions that return their argument's class (its ``__array_wrap__``; for
+# ``solve``, the right-hand side's)
+_LINALG = ("inv", "solve", "pinv", "cholesky", "matrix_power", "tensorinv", "tensorsolve")
+KEEPS = {getattr(module, n): policy
+         for module, names, policy in ((np, _ALL, "all"), (np, _ND, "nd"),
+                                       (np, _FIRST, "first"), (np.linalg, _LINALG, "all"))
+         for n in names if hasattr(module, n)}
 
 
 def subclass_argument(args, kwargs):
