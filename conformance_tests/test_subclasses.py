@@ -218,3 +218,16 @@ def test_linalg_keeps_the_arguments_class():
             xp.linalg.inv(a), xp.linalg.solve(xp.eye(2) * 2.0, b),
             xp.linalg.inv(xp.zeros((0, 1, 1)).view(Sub)))]
     check(body)
+
+
+def test_vectorize_keeps_a_subclass():
+    def body(xp):
+        class Sub(xp.ndarray):
+            pass
+
+        m = xp.eye(3).view(Sub)
+        v = xp.arange(9.0).reshape(3, 3).view(Sub)
+        matvec = xp.vectorize(xp.matmul, signature="(m,m),(m)->(m)")
+        scaled = xp.vectorize(lambda x: x * 2.0)
+        return [(type(r).__name__, r) for r in (matvec(m, v), scaled(v))]
+    check(body)

@@ -18,6 +18,7 @@ from .._core.numerics.casting import cast
 from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import normalize_axis, to_jax
+from .._core.dispatch import subclass_results
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .reshaping import expand_dims, moveaxis
@@ -197,8 +198,10 @@ class vectorize:
         if not (all(_held_on_device(a) for a in vargs) and _device_types(self.otypes)):
             return self._on_host(args, kwargs, self.otypes)
         if self.signature is not None:
-            return self._vectorize_core(func, vargs)
-        return self._vectorize_elementwise(func, vargs, args, kwargs)
+            r = self._vectorize_core(func, vargs)
+        else:
+            r = self._vectorize_elementwise(func, vargs, args, kwargs)
+        return subclass_results.keep(r, "all", vargs, {})  # NumPy's: a subclass's class
 
     def _on_host(self, args, kwargs, otypes):
         """NumPy's own vectorize, where an operand or an output type is one XLA cannot hold
