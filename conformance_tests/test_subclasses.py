@@ -1,6 +1,7 @@
 """Subclasses of the array through functions, methods and ufuncs: the result's class (NumPy's
 functions that take their array through ``asanyarray`` keep it, those through ``asarray`` do
 not), the ``__array_finalize__`` that gives it its attributes, and the values."""
+import numpy as np
 import pytest
 
 from engine import check
@@ -230,4 +231,23 @@ def test_vectorize_keeps_a_subclass():
         matvec = xp.vectorize(xp.matmul, signature="(m,m),(m)->(m)")
         scaled = xp.vectorize(lambda x: x * 2.0)
         return [(type(r).__name__, r) for r in (matvec(m, v), scaled(v))]
+    check(body)
+
+
+MASKED = {
+    "diff": lambda xp, m: xp.diff(m), "angle": lambda xp, m: xp.angle(m),
+    "copy subok": lambda xp, m: xp.copy(m, subok=True), "unique": lambda xp, m: xp.unique(m),
+    "expand_dims": lambda xp, m: xp.expand_dims(m, 0), "gradient": lambda xp, m: xp.gradient(m),
+    "sin": lambda xp, m: xp.sin(m), "add": lambda xp, m: xp.add(m, 1.0),
+}
+
+
+@pytest.mark.parametrize("name", MASKED)
+def test_a_numpy_subclass_runs_numpys_function(name):
+    """A ``numpy.ma.MaskedArray`` argument: NumPy's own function runs on it in every placement,
+    its result NumPy's masked array (mask kept)."""
+    def body(xp):
+        m = np.ma.array([1.0, 4.0, 2.0, 8.0], mask=[False, True, False, False])
+        r = MASKED[name](xp, m)
+        return type(r).__name__, np.ma.getmaskarray(r).tolist(), np.ma.filled(r, 0.0).tolist()
     check(body)

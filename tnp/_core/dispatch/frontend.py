@@ -158,6 +158,18 @@ def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
     return device_or_numpy(numpy_fn, impl, args, kwargs)
 
 
+def numpy_subclass_among(args, kwargs):
+    """Whether an argument is of a subclass of ``numpy.ndarray`` (``numpy.ma.MaskedArray``,
+    ``numpy.matrix``): NumPy's own function then runs on the host in every placement (its
+    result NumPy's, of that class), as it does on the host tier, unless a device array is among
+    the arguments."""
+    for a in args:
+        t = type(a)
+        if t is not ndarray and t is not np.ndarray and isinstance(a, np.ndarray):
+            return True
+    return bool(kwargs) and numpy_subclass_among(tuple(kwargs.values()), {})
+
+
 def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
     """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
     ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
@@ -178,7 +190,7 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
         try:
             if not host_tier:
                 return impl(*args, **kwargs)
-            ask_host = tiers.routing
+            ask_host = tiers.routing or numpy_subclass_among(args, kwargs)
             if ask_host and result_size is not None and tiers.HOSTED:
                 size = _result_size(result_size, args, kwargs)
                 if size is not None:  # a creation routine: made where its size says

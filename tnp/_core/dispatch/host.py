@@ -132,8 +132,8 @@ def _core_dims(signature):
 
 
 def _has_array(args, kwargs):
-    def any_array(x, depth):
-        if isinstance(x, ndarray):
+    def any_array(x, depth):  # (a NumPy subclass's array too: NumPy's function runs on it)
+        if isinstance(x, ndarray) or isinstance(x, np.ndarray) and type(x) is not np.ndarray:
             return True
         return (type(x) is list or type(x) is tuple) and depth < 3 and len(x) <= 64 and any(
             any_array(v, depth + 1) for v in x)

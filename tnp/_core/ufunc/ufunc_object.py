@@ -125,7 +125,8 @@ class ufunc:
                     if r is not None:
                         return r
                     break
-        if tiers.routing:  # the host tier, for inputs on the host
+        if tiers.routing or frontend.numpy_subclass_among(args, kwargs):  # the host tier, for
+            # inputs on the host (a NumPy subclass's array: NumPy's loop, in every placement)
             r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
             if r is None:
                 r = override_call(self, args, kwargs)
