@@ -32,6 +32,7 @@ import numpy as np
 from ..rules import dtypes, probe
 from . import host, subclass_results, tiers
 from ..array.ndarray import ndarray
+from ..array.subclasses import DEFINED
 
 
 
@@ -184,58 +185,54 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
     arrays and hand the call back to this entry). For a NumPy function that keeps a subclass
     argument's class (``subclass_results.KEEPS``), the entry's results take it."""
     host_fn = host_fn or numpy_fn
+    keeps = subclass_results.KEEPS.get(numpy_fn)  # NumPy's function keeps a subclass's class
+    defined = DEFINED
 
     @functools.wraps(impl)
     def call(*args, **kwargs):
         try:
             if not host_tier:
-                return impl(*args, **kwargs)
-            ask_host = tiers.routing or numpy_subclass_among(args, kwargs)
-            if ask_host and result_size is not None and tiers.HOSTED:
-                size = _result_size(result_size, args, kwargs)
-                if size is not None:  # a creation routine: made where its size says
-                    ask_host = False
-                    if not tiers.made_on_device(size):
-                        r = host.create(host_fn, args, kwargs)
-                        if r is not host.DECLINED:
-                            return r
-            return host_or_device(host_fn, impl, args, kwargs, ask_host)
+                r = impl(*args, **kwargs)
+            else:
+                r = host.DECLINED
+                ask_host = tiers.routing or numpy_subclass_among(args, kwargs)
+                if ask_host and result_size is not None and tiers.HOSTED:
+                    size = _result_size(result_size, args, kwargs)
+                    if size is not None:  # a creation routine: made where its size says
+                        ask_host = False
+                        if not tiers.made_on_device(size):
+                            r = host.create(host_fn, args, kwargs)
+                if r is host.DECLINED:
+                    r = host_or_device(host_fn, impl, args, kwargs, ask_host)
         except Exception as e:
             numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:
                 raise
+        else:
+            if keeps is not None and defined[0]:
+                return subclass_results.keep(r, keeps, args, kwargs)
+            return r
         raise numpy_exc from None  # NumPy's error alone, without JAX's text as its context
 
     @functools.wraps(impl)
     def device(*args, **kwargs):
         try:
             if not host_tier:
-                return impl(*args, **kwargs)
-            return device_or_numpy(host_fn, impl, args, kwargs)
+                r = impl(*args, **kwargs)
+            else:
+                r = device_or_numpy(host_fn, impl, args, kwargs)
         except Exception as e:
             numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:
                 raise
+        else:
+            if keeps is not None and defined[0]:
+                return subclass_results.keep(r, keeps, args, kwargs)
+            return r
         raise numpy_exc from None
 
     call.device = device  # the entry past the host-tier question, asked by its caller
-    keeps = subclass_results.KEEPS.get(numpy_fn)  # NumPy's function keeps a subclass's class
-    return call if keeps is None else _keeping_subclass(call, keeps)
-
-
-def _keeping_subclass(call, policy):
-    """``call`` (an entry) whose results take the class of a subclass of tnp.ndarray among
-    the arguments, as NumPy's function gives them (``subclass_results``)."""
-    @functools.wraps(call)
-    def keeping(*args, **kwargs):
-        return subclass_results.keep(call(*args, **kwargs), policy, args, kwargs)
-
-    @functools.wraps(call.device)
-    def device(*args, **kwargs):
-        return subclass_results.keep(call.device(*args, **kwargs), policy, args, kwargs)
-
-    keeping.device = device
-    return keeping
+    return call
 
 
 def _numpy_error(exc, numpy_fn, args, kwargs):

@@ -8,10 +8,10 @@ import operator
 
 import numpy as np
 
-from ..dispatch import host
+from ..dispatch import host, subclass_results
 from ..dispatch.frontend import host_or_device
 from ..array import indexing
-from ..array.ndarray import numpy_value
+from ..array.ndarray import ndarray, numpy_value
 
 
 def method(name, impl):
@@ -20,13 +20,18 @@ def method(name, impl):
     (an in-place method NumPy would run on the read-only buffer is declined and goes through
     the write path); else ``impl``, or NumPy's method on the host where the device refuses a
     NumPy-only dtype. ``impl`` is past the host-tier question: a routine it calls for the array
-    is the routine's entry past it (``routines.past_host``), so no call asks it twice."""
+    is the routine's entry past it (``routines.past_host``), so no call asks it twice. A method
+    NumPy's returns of a subclass's class (``subclass_results.KEEPS``) does so."""
     numpy_method = getattr(np.ndarray, name)
+    keeps = subclass_results.KEEPS.get(getattr(np, name, None))
 
     @functools.wraps(impl)
     def call(self, *args, **kwargs):
-        return host_or_device(numpy_method, impl, (self,) + args, kwargs,
-                              type(self._root._buf) is np.ndarray)
+        r = host_or_device(numpy_method, impl, (self,) + args, kwargs,
+                           type(self._root._buf) is np.ndarray)
+        if keeps is None or type(self) is ndarray:
+            return r
+        return subclass_results.keep(r, keeps, (self,), {})
     return call
 
 

@@ -16,7 +16,6 @@ from ..rules import dtypes, probe
 from ..array import storage, write
 from ..array.flags import copy_order, lay_out, numpy_layout
 from ..array.ndarray import ndarray
-from ..dispatch import subclass_results
 from ..dispatch.frontend import device_or_numpy
 from . import host_tier
 from .routines import DELEGATED, past_host, tnp
@@ -352,21 +351,10 @@ def _delegate(name):
     method.__name__ = name
     method.__qualname__ = f"ndarray.{name}"
     call = host_tier.method(name, method)
-    policy = subclass_results.KEEPS.get(getattr(np, name))
-    if policy is not None:  # NumPy's method returns a subclass's array of its class
-        call = _keeping_subclass(call, policy)
     # its signature is NumPy's method's (NumPy's method or the routine takes the arguments),
     # which ``inspect.signature`` reads through ``__wrapped__`` when asked
     call.__wrapped__ = getattr(np.ndarray, name)
     return call
-
-
-def _keeping_subclass(call, policy):
-    @functools.wraps(call)
-    def keeping(self, *args, **kwargs):
-        r = call(self, *args, **kwargs)
-        return r if type(self) is ndarray else subclass_results.keep(r, policy, (self,), {})
-    return keeping
 
 
 for _name in DELEGATED:
