@@ -554,3 +554,15 @@ def test_ndarray_huge_broadcast_over_buffer():
     check(body)
     check(lambda xp: xp.ndarray((np.iinfo(np.intp).max // 8 + 1,), np.intp, np.zeros(100),
                                 0, (0,)))
+
+
+@pytest.mark.parametrize("axes", [(np.array([2, 0, 1]),), ([1, 2, 0],), (None,), (), ((),),
+                                  (1, 0, 2)], ids=repr)
+def test_transpose_axes_forms(axes):
+    """``a.transpose`` with an array of axes (compared with nothing), a list, None, no
+    argument, an explicit empty tuple (NumPy's ValueError) and separate integers."""
+    def body(xp):
+        a = xp.arange(24.0).reshape(2, 3, 4)
+        given = [xp.asarray(x) if isinstance(x, np.ndarray) else x for x in axes]
+        return a.transpose(*given)
+    check(body)
