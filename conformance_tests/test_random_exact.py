@@ -306,3 +306,19 @@ def test_permuted_out_checks(out_dtype, out_shape):
         r = rng.permuted(xp.arange(15.0).reshape(3, 5), axis=1, out=out)
         return r, out, rng.random(2)
     check(body, rtol=0)
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "strided", "read-only"])
+@pytest.mark.parametrize("name,kwargs", [("random", {}), ("standard_gamma", {"shape": [1.0, 2.0, 3.0]})])
+def test_out_layout_checks(name, kwargs, layout):
+    """NumPy's check of ``out=``: contiguous (C only for a sampler of array parameters),
+    writeable; NumPy's ValueError otherwise."""
+    def body(xp):
+        out = xp.zeros((2, 3), order="F" if layout == "F" else "C")
+        if layout == "strided":
+            out = xp.zeros((2, 6))[:, ::2]
+        if layout == "read-only":
+            out.flags.writeable = False
+        r = getattr(xp.random.default_rng(4), name)(out=out, **kwargs)
+        return r is out, out
+    check(body, rtol=0)

@@ -64,6 +64,19 @@ def register_device_engine(bit_generator_cls, generator_cls):
     _DEVICE_ENGINE[:] = (bit_generator_cls, generator_cls)
 
 
+def _stand_in(out):
+    """A NumPy array NumPy's sampler fills in place of the tnp ``out``, laid out and flagged as
+    ``out`` is where NumPy's checks read it (C or F order, not contiguous, read-only), so that
+    NumPy refuses what it refuses."""
+    f = out.flags
+    if f.c_contiguous or f.f_contiguous or out.ndim == 0:
+        stand = np.empty(out.shape, out.dtype, order="C" if f.c_contiguous else "F")
+    else:
+        stand = np.empty(out.shape[:-1] + (2 * out.shape[-1],), out.dtype)[..., ::2]
+    stand.flags.writeable = f.writeable
+    return stand
+
+
 def _exact(numpy_method):
     """A method running ``numpy_method`` on the wrapped NumPy generator (``self._np``)."""
     name = numpy_method.__name__
@@ -77,7 +90,7 @@ def _exact(numpy_method):
             args, kwargs = args[:out_at], {**kwargs, "out": args[out_at]}
         out = kwargs.get("out")
         if isinstance(out, ndarray):
-            kwargs["out"] = np.empty(out.shape, out.dtype)
+            kwargs["out"] = _stand_in(out)
             getattr(self._np, name)(*to_host(args), **to_host(kwargs))
             write.assign(out, kwargs["out"])
             return out
