@@ -322,3 +322,13 @@ def test_out_layout_checks(name, kwargs, layout):
         r = getattr(xp.random.default_rng(4), name)(out=out, **kwargs)
         return r is out, out
     check(body, rtol=0)
+
+
+def test_poisson_lam_max_is_numpys():
+    """``Generator._poisson_lam_max``, NumPy's bound on poisson's ``lam`` (read by NumPy's own
+    tests), and poisson's ValueError past it."""
+    def body(xp):
+        g = xp.random.default_rng(1)
+        bound = g._poisson_lam_max
+        return bound, g.poisson([bound * 2] * 3)
+    check(body)

@@ -225,6 +225,8 @@ class Generator(_Engine):
             cls = _DEVICE_ENGINE[1]
         return super().__new__(cls)
 
+    _poisson_lam_max = np.random.Generator._poisson_lam_max  # NumPy's bound of poisson's lam
+
     def __init__(self, bit_generator):
         self._np = np.random.Generator(bit_generator)
 
