@@ -313,3 +313,19 @@ def test_byteswapped_index_array(dt):
         c[1, i] = xp.arange(i.size).reshape(i.shape)
         return a[:, i], b, c, a[1, i], a.ravel()[i]
     check(body, np.arange(12.0).reshape(2, 6), np.array([[0, 5], [2, 1]], dtype=dt))
+
+
+@pytest.mark.parametrize("index", [True, False], ids=repr)
+@pytest.mark.parametrize("num", [64, 80])
+@pytest.mark.parametrize("ndim", [1, 64])
+def test_too_many_boolean_scalar_indices(index, num, ndim):
+    """Past NumPy's 64 dimensions, 0-d boolean indices give NumPy's IndexError (read and
+    write), not the dimension limit's ValueError of the placeholder tnp asks."""
+    def body(xp):
+        arr = xp.ones((1,) * ndim)
+        try:
+            arr[(index,) * num] = 1.0
+        except IndexError as e:
+            written = str(e)
+        return arr[(index,) * num], written
+    check(body)
