@@ -329,3 +329,13 @@ def test_too_many_boolean_scalar_indices(index, num, ndim):
             written = str(e)
         return arr[(index,) * num], written
     check(body)
+
+
+def test_several_fields_have_numpys_dtype():
+    """``a[['b', 'a']]`` of a structured array: NumPy's dtype (names in the order asked, the
+    fields' offsets) and values (README's diff-host-dtypes: a read-only copy, not a view)."""
+    def body(xp):
+        a = xp.array([(1, 2.5), (3, 4.5)], dtype=[("a", "<i8"), ("b", ">f8")])
+        r = a[["b", "a"]]
+        return r.dtype, r, xp.promote_types(a.dtype, r[["a", "b"]].dtype)
+    check(body)

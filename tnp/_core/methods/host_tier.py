@@ -46,7 +46,15 @@ def getitem(a, index):
         return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
     shape = a._shape
     value = a._buf if a._base is None else a._host()
-    return result(a, value[numpy_value(index, pull=True)], lambda: _index_lenses(shape, index))
+    r = value[numpy_value(index, pull=True)]
+    if type(r) is np.ndarray and r.dtype != a._dtype and a._dtype.names:
+        # several fields (``a[['x', 'y']]``): NumPy's view has a dtype of its own, which a tnp
+        # view (its lenses keep the array's dtype) cannot hold: NumPy's value, read-only (a
+        # write would not reach ``a``)
+        r = host.wrap_new(r)
+        r.setflags(write=False)
+        return r
+    return result(a, r, lambda: _index_lenses(shape, index))
 
 
 def _index_lenses(shape, index):
