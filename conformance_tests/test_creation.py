@@ -478,3 +478,21 @@ def test_array_method_returning_own_array_written():
 def test_array_ndmax(data, ndmax, ndmin, dtype):
     check(lambda xp: xp.array(data, ndmax=ndmax, ndmin=ndmin, dtype=dtype), message=True)
     check(lambda xp, a: xp.array(a, ndmax=ndmax, ndmin=ndmin, dtype=dtype), np.asarray(data))
+
+
+def test_deepcopy_of_an_object_array_copies_its_elements():
+    """``copy.deepcopy`` of an object array deep-copies the elements (NumPy's), and an
+    element's ``__deepcopy__`` error propagates."""
+    import copy
+
+    class Fails:
+        def __deepcopy__(self, memo):
+            raise RuntimeError("no copy")
+
+    def body(xp):
+        inner = [1, 2]
+        a = xp.array([inner, 3, None], dtype=object)
+        b = copy.deepcopy(a)
+        b[0].append(9)
+        return a[0], b[0], copy.deepcopy(xp.array([1, Fails()], dtype=object))
+    check(body, message=True)

@@ -313,3 +313,29 @@ def test_byteswapped_index_array(dt):
         c[1, i] = xp.arange(i.size).reshape(i.shape)
         return a[:, i], b, c, a[1, i], a.ravel()[i]
     check(body, np.arange(12.0).reshape(2, 6), np.array([[0, 5], [2, 1]], dtype=dt))
+
+
+@pytest.mark.parametrize("index", [True, False], ids=repr)
+@pytest.mark.parametrize("num", [64, 80])
+@pytest.mark.parametrize("ndim", [1, 64])
+def test_too_many_boolean_scalar_indices(index, num, ndim):
+    """Past NumPy's 64 dimensions, 0-d boolean indices give NumPy's IndexError (read and
+    write), not the dimension limit's ValueError of the placeholder tnp asks."""
+    def body(xp):
+        arr = xp.ones((1,) * ndim)
+        try:
+            arr[(index,) * num] = 1.0
+        except IndexError as e:
+            written = str(e)
+        return arr[(index,) * num], written
+    check(body)
+
+
+def test_several_fields_have_numpys_dtype():
+    """``a[['b', 'a']]`` of a structured array: NumPy's dtype (names in the order asked, the
+    fields' offsets) and values (README's diff-host-dtypes: a read-only copy, not a view)."""
+    def body(xp):
+        a = xp.array([(1, 2.5), (3, 4.5)], dtype=[("a", "<i8"), ("b", ">f8")])
+        r = a[["b", "a"]]
+        return r.dtype, r, xp.promote_types(a.dtype, r[["a", "b"]].dtype)
+    check(body)

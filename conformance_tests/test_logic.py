@@ -110,6 +110,14 @@ def test_array_equal_equiv(dt):
     check(lambda xp, a: xp.array_equal(a, [[0, 1, 3, 0]] * 3), a)
 
 
+def test_array_equal_without_a_loop_is_false():
+    """Arrays no ufunc loop compares (a string and an integer): NumPy's ``==`` gives False
+    throughout, so ``array_equal`` and ``array_equiv`` are False (no error)."""
+    check(lambda xp: (xp.array_equal(xp.array("foo"), xp.array(1)),
+                      xp.array_equiv(xp.array("foo"), xp.array(1)),
+                      xp.array_equal(xp.array(["a", "b"]), xp.arange(2.0))))
+
+
 def test_array_equal_nan_cases():
     a = np.array([1.0, np.nan, 3.0])
     check(lambda xp, a: (xp.array_equal(a, a), xp.array_equal(a, a, equal_nan=True),

@@ -582,3 +582,15 @@ def test_view_of_a_root_holds_one_reference(placement):
         views = [a[2:5], a[::2], a.reshape(2, 5), a.T]
         return [sys.getrefcount(a) - start, len(views)]
     assert counts(tnp) == counts(np)
+
+
+@pytest.mark.parametrize("axes", [(np.array([2, 0, 1]),), ([1, 2, 0],), (None,), (), ((),),
+                                  (1, 0, 2)], ids=repr)
+def test_transpose_axes_forms(axes):
+    """``a.transpose`` with an array of axes (compared with nothing), a list, None, no
+    argument, an explicit empty tuple (NumPy's ValueError) and separate integers."""
+    def body(xp):
+        a = xp.arange(24.0).reshape(2, 3, 4)
+        given = [xp.asarray(x) if isinstance(x, np.ndarray) else x for x in axes]
+        return a.transpose(*given)
+    check(body)

@@ -8,6 +8,7 @@ critical value is the Wilson-Hilferty approximation of the (1 - ALPHA) quantile.
 import inspect
 import math
 import pathlib
+import re
 import sys
 
 import jax
@@ -344,3 +345,28 @@ def test_tnp_ext_random_matches_jax_random(name, args, kwargs):
     theirs = getattr(jax.random, name)(jkey, *jargs, **kwargs)
     assert isinstance(ours, tnp.ndarray)
     np.testing.assert_array_equal(np.asarray(ours), np.asarray(theirs))
+
+
+@pytest.mark.parametrize("layout", ["F", "strided", "read-only"])
+def test_out_layout_checks_as_numpys(layout):
+    """The device engine's ``out=`` checks are NumPy's: contiguous (C only for a sampler of
+    array parameters), writeable; NumPy's ValueError and message otherwise."""
+    for name, kwargs in (("random", {}), ("standard_gamma", {"shape": [1.0, 2.0, 3.0]})):
+        outs = []
+        for xp in (np, tnp):
+            out = xp.zeros((2, 6))[:, ::2] if layout == "strided" else xp.zeros(
+                (2, 3), order="F" if layout == "F" else "C")
+            if layout == "read-only":
+                out.flags.writeable = False
+            outs.append(out)
+        gen = (np.random.default_rng(0), rng())
+        try:
+            getattr(gen[0], name)(out=outs[0], **kwargs)
+            expected = None
+        except ValueError as e:
+            expected = str(e)
+        if expected is None:
+            assert getattr(gen[1], name)(out=outs[1], **kwargs) is outs[1]
+        else:
+            with pytest.raises(ValueError, match=re.escape(expected)):
+                getattr(gen[1], name)(out=outs[1], **kwargs)

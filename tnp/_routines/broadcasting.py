@@ -6,6 +6,7 @@ import numpy as np
 
 from .._core.rules import probe
 from .._core.array.ndarray import ndarray
+from .._core.array.subclasses import finalize
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 
@@ -16,14 +17,21 @@ __all__ = ["broadcast_to", "broadcast_arrays", "broadcast_shapes", "broadcast"]
 def broadcast_to(array, shape, subok=False):
     array = asarray(array)
     shape = probe.call(np.broadcast_to, probe.like(array), shape).shape  # NumPy's check
-    return array._view(("broadcast", shape), (), shape)
+    kept = subok and type(array) is not ndarray  # a subclass's view, only with ``subok``
+    v = array._view(("broadcast", shape), (), shape, cls=None if kept else ndarray)
+    if kept:
+        finalize(v, array)
+    return v
 
 
 @np_doc(np.broadcast_arrays, notes="Broadcast results are read-only views (broadcast_to).")
 def broadcast_arrays(*args, subok=False):
     args = [asarray(a) for a in args]
     shape = np.broadcast_shapes(*(a.shape for a in args))
-    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in args)
+    return tuple(broadcast_to(a, shape, subok) if a.shape != shape else
+                 a if subok or type(a) is ndarray else  # a subclass's array as a plain view:
+                 a._view(("reshape", (a.shape, a.shape)), (), a.shape, cls=ndarray)
+                 for a in args)
 
 
 @np_doc(np.broadcast_shapes)

@@ -7,6 +7,7 @@ values, host-only calls) runs element by element on the host instead, as in NumP
 operand or an output type is one XLA cannot hold (objects, strings, datetimes), NumPy's own
 vectorize runs on host copies.
 """
+import math
 import re
 
 from .._core.engine.jaxload import jax, jnp, JaxArray
@@ -17,6 +18,7 @@ from .._core.numerics.casting import cast
 from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import normalize_axis, to_jax
+from .._core.dispatch import subclass_results
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .reshaping import expand_dims, moveaxis
@@ -32,13 +34,18 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     batch = moved.shape[:-1]
     if any(n == 0 for n in batch):
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0")
-    flat = moved.reshape((-1, moved.shape[-1]))
-    res = [asarray(func1d(flat[i], *args, **kwargs)) for i in range(flat.shape[0])]
+    flat = moved.reshape((math.prod(batch), moved.shape[-1]))  # (a 0-length slice too)
+    given = [func1d(flat[i], *args, **kwargs) for i in range(flat.shape[0])]
+    res = [asarray(r) for r in given]
     dt = res[0].dtype
     out = jnp.stack([cast(r.data, dt) for r in res]).reshape(batch + res[0].shape)
     perm = (tuple(range(axis)) + tuple(range(len(batch), out.ndim))
             + tuple(range(axis, len(batch))))
-    return asarray(jnp.transpose(out, perm))
+    out = asarray(jnp.transpose(out, perm))
+    first = given[0]  # NumPy's result is wrapped by the first slice's result's class
+    if isinstance(first, ndarray) and type(first) is not ndarray:
+        return first.__array_wrap__(out, None, False)
+    return out
 
 
 @np_doc(np.apply_over_axes)
@@ -191,8 +198,10 @@ class vectorize:
         if not (all(_held_on_device(a) for a in vargs) and _device_types(self.otypes)):
             return self._on_host(args, kwargs, self.otypes)
         if self.signature is not None:
-            return self._vectorize_core(func, vargs)
-        return self._vectorize_elementwise(func, vargs, args, kwargs)
+            r = self._vectorize_core(func, vargs)
+        else:
+            r = self._vectorize_elementwise(func, vargs, args, kwargs)
+        return subclass_results.keep(r, "all", vargs, {})  # NumPy's: a subclass's class
 
     def _on_host(self, args, kwargs, otypes):
         """NumPy's own vectorize, where an operand or an output type is one XLA cannot hold

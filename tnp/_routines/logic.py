@@ -129,27 +129,25 @@ def _equal_nan_kernel(a1: ArrayLike, a2: ArrayLike, dt):
 
 @np_doc(np.array_equal, notes="Sync point: returns a Python bool.")
 def array_equal(a1, a2, equal_nan=False):
-    from .._ufuncs.table import equal
     a1, a2 = asarray(a1), asarray(a2)
     if a1.shape != a2.shape:
         return False
-    if not equal_nan:
-        return builtins.bool(all(equal(a1, a2)))
+    if not equal_nan:  # NumPy's ``a1 == a2`` (False throughout where no loop compares them)
+        return builtins.bool(all(a1 == a2))
     dt = dtypes.result_type(a1, a2)
     if dt.kind not in "fc":
-        return builtins.bool(all(equal(a1, a2)))
+        return builtins.bool(all(a1 == a2))
     return builtins.bool(_equal_nan_kernel(a1, a2, dt))
 
 
 @np_doc(np.array_equiv, notes="Sync point: returns a Python bool.")
 def array_equiv(a1, a2):
-    from .._ufuncs.table import equal
     a1, a2 = asarray(a1), asarray(a2)
     try:
         np.broadcast_shapes(a1.shape, a2.shape)
     except ValueError:
         return False
-    return builtins.bool(all(equal(a1, a2)))
+    return builtins.bool(all(a1 == a2))
 
 
 @np_doc(np.isscalar, notes="A tnp 0-d result standing for the NumPy scalar NumPy returns "

@@ -11,7 +11,9 @@ import numpy as np
 from .._core.dispatch import tiers
 from .._core.rules import probe
 from .._core.dispatch.fallback import module_getattr as _module_getattr
+from .._core.array import storage
 from .._core.array.ndarray import ndarray
+from .._core.array.subclasses import as_type_of
 from .._core.dispatch.np_doc import np_doc
 from .._routines.creation import asarray
 
@@ -42,15 +44,18 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     if x._on_host:
         r = tiers.new_root(np.lib.stride_tricks.sliding_window_view(
             x._host(), window_shape, axis).copy())
-        r.setflags(write=False)
-        return r
-    if axis is None:
-        axis = tuple(range(x.ndim))
     else:
-        axis = tuple(a % x.ndim for a in (axis if np.iterable(axis) else (axis,)))
-    out = (_windows(x._value, window_shape, axis) if 0 not in ph.shape
-           else jnp.zeros(ph.shape, x.dtype))
-    return ndarray._wrap(out.reshape(ph.shape), writeable=False)
+        if axis is None:
+            axis = tuple(range(x.ndim))
+        else:
+            axis = tuple(a % x.ndim for a in (axis if np.iterable(axis) else (axis,)))
+        out = (_windows(x._value, window_shape, axis) if 0 not in ph.shape
+               else jnp.zeros(ph.shape, x.dtype))
+        r = ndarray._wrap(out.reshape(ph.shape))
+    if subok:  # a subclass's windows are of its class
+        r = as_type_of(r, x)
+    storage.set_writeable(r, False)
+    return r
 
 
 __getattr__ = _module_getattr(np.lib.stride_tricks, "lib.stride_tricks", globals())

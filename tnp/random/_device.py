@@ -153,6 +153,11 @@ class DeviceGenerator(Generator):
     def _fill(self, sampler, size, dtype, out, *params):
         if out is None:
             return self._draw(sampler, size, dtype, *params)
+        c_only = bool(params)  # NumPy's check_output: a sampler of array parameters needs C's
+        flags = out.flags
+        if not flags.writeable or not (flags.c_contiguous or flags.f_contiguous and not c_only):
+            raise ValueError(f"Supplied output array must be {'C-' if c_only else ''}"
+                             f"contiguous, writable, aligned, and in machine byte-order.")
         if size is not None and _size(size) != out.shape:
             raise ValueError("size must match out.shape when used together")
         if out.dtype != dtype:

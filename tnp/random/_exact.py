@@ -24,7 +24,6 @@ from numpy.lib.array_utils import normalize_axis_index
 from .._core.rules import probe
 from .._core.engine import tracing
 from .._core.array import write
-from .._core.array.flags import numpy_layout
 from .._core.rules.errors import TnpTracingError
 from .._core.array.ndarray import ndarray
 from ._convert import take, to_host, to_tnp
@@ -65,6 +64,19 @@ def register_device_engine(bit_generator_cls, generator_cls):
     _DEVICE_ENGINE[:] = (bit_generator_cls, generator_cls)
 
 
+def _stand_in(out):
+    """A NumPy array NumPy's sampler fills in place of the tnp ``out``, laid out and flagged as
+    ``out`` is where NumPy's checks read it (C or F order, not contiguous, read-only), so that
+    NumPy refuses what it refuses."""
+    f = out.flags
+    if f.c_contiguous or f.f_contiguous or out.ndim == 0:
+        stand = np.empty(out.shape, out.dtype, order="C" if f.c_contiguous else "F")
+    else:
+        stand = np.empty(out.shape[:-1] + (2 * out.shape[-1],), out.dtype)[..., ::2]
+    stand.flags.writeable = f.writeable
+    return stand
+
+
 def _exact(numpy_method):
     """A method running ``numpy_method`` on the wrapped NumPy generator (``self._np``)."""
     name = numpy_method.__name__
@@ -78,13 +90,7 @@ def _exact(numpy_method):
             args, kwargs = args[:out_at], {**kwargs, "out": args[out_at]}
         out = kwargs.get("out")
         if isinstance(out, ndarray):
-            # NumPy's generator writes a contiguous writeable ``out`` only (some methods: C
-            # order only): a new array of its order, or the placeholder of its layout, which
-            # NumPy refuses with its error
-            f = numpy_layout(out).flags
-            kwargs["out"] = np.empty(out.shape, out.dtype, "F" if f.f_contiguous and not (
-                f.c_contiguous) else "C") if (f.c_contiguous or f.f_contiguous) and (
-                out.flags.writeable) else numpy_layout(out)
+            kwargs["out"] = _stand_in(out)
             getattr(self._np, name)(*to_host(args), **to_host(kwargs))
             write.assign(out, kwargs["out"])
             return out
@@ -218,6 +224,8 @@ class Generator(_Engine):
         if cls is Generator and isinstance(bit_generator, _DEVICE_ENGINE[0]):
             cls = _DEVICE_ENGINE[1]
         return super().__new__(cls)
+
+    _poisson_lam_max = np.random.Generator._poisson_lam_max  # NumPy's bound of poisson's lam
 
     def __init__(self, bit_generator):
         self._np = np.random.Generator(bit_generator)

@@ -3,8 +3,8 @@
 What the layer owns: the ``ndarray`` class and what an array *is* (``ndarray``: a root owning a
 buffer, or a view of a root through lenses; its value, host copy and attributes), root buffers
 and their locks (``roots``), index parsing (``indexing``), the one write path and the lock
-protocol (``write``), layout flags and ``flat`` (``flags``), and the door to storage
-(``storage`` and the functions named below).
+protocol (``write``), layout flags and ``flat`` (``flags``), a new array of a subclass's class
+(``subclasses``), and the door to storage (``storage`` and the functions named below).
 
 What it may import: ``settings``, ``rules``, ``engine`` and ``numerics``; never ``dispatch`` or
 any layer above it (``tests/test_import_graph.py``). Its NumPy face (operators, methods) is

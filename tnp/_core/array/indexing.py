@@ -250,6 +250,8 @@ def _bool0_rewrite(shape, items):
 def _advanced_plan(shape, items, index, before_bounds=None):
     given_shape = shape
     expand, items = _bool0_rewrite(shape, items)
+    if len(shape) + len(expand) > 64:  # past NumPy's dimension limit: NumPy's IndexError
+        numpy_index_error(given_shape, index)
     if expand:
         shape = list(shape)
         for ax in expand:

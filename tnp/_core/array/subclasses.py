@@ -1,5 +1,7 @@
 """Subclasses of ``tnp.ndarray``, as NumPy treats its own: a new array made like one is of its
-class (``as_type_of``), and that class's ``__array_finalize__`` is called (``finalize``)."""
+class (``as_type_of``), and that class's ``__array_finalize__`` is called (``finalize``).
+``DEFINED[0]``: whether a program has defined a subclass (tnp's own are not counted), so that
+the entries' question of a result's class costs nothing until one exists."""
 import numpy as np
 
 from . import storage
@@ -24,3 +26,14 @@ def as_subclass(r, cls, obj):
     finalize(out, obj)
     return out
 
+
+DEFINED = [False]
+
+
+def _init_subclass(cls, **kwargs):
+    super(ndarray, cls).__init_subclass__(**kwargs)
+    if not cls.__module__.startswith("tnp."):
+        DEFINED[0] = True
+
+
+ndarray.__init_subclass__ = classmethod(_init_subclass)

@@ -30,8 +30,9 @@ from ..engine.jaxload import jax, loaded, JaxArray, Tracer
 import numpy as np
 
 from ..rules import dtypes, probe
-from . import host, tiers
+from . import host, subclass_results, tiers
 from ..array.ndarray import ndarray
+from ..array.subclasses import DEFINED
 
 
 
@@ -158,6 +159,18 @@ def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
     return device_or_numpy(numpy_fn, impl, args, kwargs)
 
 
+def numpy_subclass_among(args, kwargs):
+    """Whether an argument is of a subclass of ``numpy.ndarray`` (``numpy.ma.MaskedArray``,
+    ``numpy.matrix``): NumPy's own function then runs on the host in every placement (its
+    result NumPy's, of that class), as it does on the host tier, unless a device array is among
+    the arguments."""
+    for a in args:
+        t = type(a)
+        if t is not ndarray and t is not np.ndarray and isinstance(a, np.ndarray):
+            return True
+    return bool(kwargs) and numpy_subclass_among(tuple(kwargs.values()), {})
+
+
 def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
     """The public callable for ``impl``, the tnp implementation of NumPy's ``numpy_fn``.
     ``host_tier=False``: never run NumPy's function in its place (``tnp.random``: tnp's own
@@ -169,40 +182,53 @@ def entry(impl, numpy_fn, host_tier=True, result_size=None, host_fn=None):
     method: ``tnp._core.methods.host_tier``), so that no call asks it twice. ``host_fn``: what
     the host runs in ``numpy_fn``'s place, for arguments ``host.call`` does not convert whole
     (``block``'s lists nested deeper than ``numpy_value`` reads, in which NumPy would find tnp
-    arrays and hand the call back to this entry)."""
+    arrays and hand the call back to this entry). For a NumPy function that keeps a subclass
+    argument's class (``subclass_results.KEEPS``), the entry's results take it."""
     host_fn = host_fn or numpy_fn
+    keeps = subclass_results.KEEPS.get(numpy_fn)  # NumPy's function keeps a subclass's class
+    defined = DEFINED
 
     @functools.wraps(impl)
     def call(*args, **kwargs):
         try:
             if not host_tier:
-                return impl(*args, **kwargs)
-            ask_host = tiers.routing
-            if ask_host and result_size is not None and tiers.HOSTED:
-                size = _result_size(result_size, args, kwargs)
-                if size is not None:  # a creation routine: made where its size says
-                    ask_host = False
-                    if not tiers.made_on_device(size):
-                        r = host.create(host_fn, args, kwargs)
-                        if r is not host.DECLINED:
-                            return r
-            return host_or_device(host_fn, impl, args, kwargs, ask_host)
+                r = impl(*args, **kwargs)
+            else:
+                r = host.DECLINED
+                ask_host = tiers.routing or numpy_subclass_among(args, kwargs)
+                if ask_host and result_size is not None and tiers.HOSTED:
+                    size = _result_size(result_size, args, kwargs)
+                    if size is not None:  # a creation routine: made where its size says
+                        ask_host = False
+                        if not tiers.made_on_device(size):
+                            r = host.create(host_fn, args, kwargs)
+                if r is host.DECLINED:
+                    r = host_or_device(host_fn, impl, args, kwargs, ask_host)
         except Exception as e:
             numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:
                 raise
+        else:
+            if keeps is not None and defined[0]:
+                return subclass_results.keep(r, keeps, args, kwargs)
+            return r
         raise numpy_exc from None  # NumPy's error alone, without JAX's text as its context
 
     @functools.wraps(impl)
     def device(*args, **kwargs):
         try:
             if not host_tier:
-                return impl(*args, **kwargs)
-            return device_or_numpy(host_fn, impl, args, kwargs)
+                r = impl(*args, **kwargs)
+            else:
+                r = device_or_numpy(host_fn, impl, args, kwargs)
         except Exception as e:
             numpy_exc = _numpy_error(e, numpy_fn, args, kwargs)
             if numpy_exc is None:
                 raise
+        else:
+            if keeps is not None and defined[0]:
+                return subclass_results.keep(r, keeps, args, kwargs)
+            return r
         raise numpy_exc from None
 
     call.device = device  # the entry past the host-tier question, asked by its caller

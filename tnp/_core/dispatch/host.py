@@ -136,8 +136,8 @@ def _core_dims(signature):
 
 
 def _has_array(args, kwargs):
-    def any_array(x, depth):
-        if isinstance(x, ndarray):
+    def any_array(x, depth):  # (a NumPy subclass's array too: NumPy's function runs on it)
+        if isinstance(x, ndarray) or isinstance(x, np.ndarray) and type(x) is not np.ndarray:
             return True
         return (type(x) is list or type(x) is tuple) and depth < 3 and len(x) <= 64 and any(
             any_array(v, depth + 1) for v in x)
@@ -436,6 +436,9 @@ def _run_writing(numpy_fn, hargs, hkwargs, out, unsupported):
     outs = out if type(out) is tuple else (out,)
     if any(o is not None and not isinstance(o, (ndarray, np.ndarray)) for o in outs):
         return DECLINED  # the implementation gives tnp's error for a foreign ``out``
+    if any(isinstance(o, ndarray) and type(o).__array_wrap__ is not ndarray.__array_wrap__
+           for o in outs):
+        return DECLINED  # an ``out`` returned through its class's own ``__array_wrap__``
     touts = [o for o in outs if isinstance(o, ndarray)]
     if any(type(o._root._buf) is not np.ndarray for o in touts):
         if not unsupported:

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from ..dispatch import host
+from ..dispatch import host, subclass_results
 from ..dispatch.frontend import host_or_device
 from ..array import indexing
 from ..array.ndarray import ndarray, numpy_value
@@ -21,13 +21,18 @@ def method(name, impl):
     (an in-place method NumPy would run on the read-only buffer is declined and goes through
     the write path); else ``impl``, or NumPy's method on the host where the device refuses a
     NumPy-only dtype. ``impl`` is past the host-tier question: a routine it calls for the array
-    is the routine's entry past it (``routines.past_host``), so no call asks it twice."""
+    is the routine's entry past it (``routines.past_host``), so no call asks it twice. A method
+    NumPy's returns of a subclass's class (``subclass_results.KEEPS``) does so."""
     numpy_method = getattr(np.ndarray, name)
+    keeps = subclass_results.KEEPS.get(getattr(np, name, None))
 
     @functools.wraps(impl)
     def call(self, *args, **kwargs):
-        return host_or_device(numpy_method, impl, (self,) + args, kwargs,
-                              type(self._root._buf) is np.ndarray)
+        r = host_or_device(numpy_method, impl, (self,) + args, kwargs,
+                           type(self._root._buf) is np.ndarray)
+        if keeps is None or type(self) is ndarray:
+            return r
+        return subclass_results.keep(r, keeps, (self,), {})
     return call
 
 
@@ -42,7 +47,15 @@ def getitem(a, index):
         return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
     shape = a._shape
     value = a._buf if a._base is None else a._host()
-    return result(a, value[numpy_value(index, pull=True)], lambda: _index_lenses(shape, index))
+    r = value[numpy_value(index, pull=True)]
+    if type(r) is np.ndarray and r.dtype != a._dtype and a._dtype.names:
+        # several fields (``a[['x', 'y']]``): NumPy's view has a dtype of its own, which a tnp
+        # view (its lenses keep the array's dtype) cannot hold: NumPy's value, read-only (a
+        # write would not reach ``a``)
+        r = host.wrap_new(r)
+        r.setflags(write=False)
+        return r
+    return result(a, r, lambda: _index_lenses(shape, index))
 
 
 def _index_lenses(shape, index):

@@ -76,9 +76,10 @@ def reshape(self, /, *shape, order="C", copy=None):
 
 @_own
 def transpose(self, /, *axes):
-    if len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], (int, np.integer))):
-        axes = axes[0]
-    axes = axes if axes != () else None
+    if not axes:  # ``a.transpose()``; an explicit ``()`` is NumPy's to refuse
+        axes = None
+    elif len(axes) == 1 and (axes[0] is None or not isinstance(axes[0], (int, np.integer))):
+        axes = axes[0]  # one sequence (an array too) or None
     if type(self._root._buf) is not np.ndarray:  # the device: the host tier would decline
         return past_host.transpose(self, axes)
     r = self._host().transpose(axes)  # host tier: NumPy's view

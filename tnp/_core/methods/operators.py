@@ -11,6 +11,7 @@ from ..engine.jaxload import JaxArray, Tracer
 from ..rules import probe
 from ..array import masked, roots
 from ..array.ndarray import ndarray, numpy_value
+from ..ufunc.overrides import array_wrap
 from .routines import tnp
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -132,7 +133,9 @@ def _compare(ufunc_name):
             return NotImplemented
         if ufunc_name in ("equal", "not_equal") and (
                 other is None or isinstance(other, (str, bytes))) and not self._on_host:
-            return tnp.full(self._shape, ufunc_name == "not_equal")  # NumPy's answer
+            if self._shape == ():  # NumPy's answer: its bool singleton
+                return np.bool_(ufunc_name == "not_equal")
+            return _wrapped(tnp.full(self._shape, ufunc_name == "not_equal"), self, other)
         if ufunc_name in ("equal", "not_equal") and self._dtype.kind == "V":
             # void/structured arrays (host tier): ndarray's own ==/!= compares them field by
             # field (the ufuncs have no void loop)
@@ -149,19 +152,16 @@ def _compare(ufunc_name):
                 return fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
             shape = probe.call(np.equal, probe.Spec(self._shape, bool),  # NumPy's errors
                                probe.Spec(np.shape(other), bool)).shape
-            return _wrapped(tnp.full(shape, ufunc_name == "not_equal"), self, other)
+            r = tnp.full(shape, ufunc_name == "not_equal")
+            return r[()] if shape == () else _wrapped(r, self, other)
     return op
 
 
-def _wrapped(r, self, other):
-    """A comparison's result made here (not by a ufunc), as NumPy's: through the
-    ``__array_wrap__`` of the subclass operand of the highest priority, if any; a 0-d result
-    of plain arrays as its scalar."""
-    wrapper = max((x for x in (self, other) if isinstance(x, ndarray) and (
-        x.__class__ is not ndarray)), key=_priority, default=None)
-    if wrapper is not None:
-        return wrapper.__array_wrap__(r, None, r.ndim == 0)
-    return r[()] if r.ndim == 0 else r
+def _wrapped(r, a, b):
+    """A comparison's result made without a ufunc, through the ``__array_wrap__`` a ufunc's
+    would go through (a subclass operand's: NumPy's)."""
+    wrap = array_wrap((a, b))
+    return r if wrap is None else wrap(r, None, False)
 
 
 for _op, _uf in _COMPARE.items():

@@ -168,7 +168,10 @@ def __copy__(self, /):
 
 @_protocol
 def __deepcopy__(self, memo, /):
-    """As ``__copy__`` (the elements are numbers: nothing deeper to copy)."""
+    """As ``__copy__`` for numbers (nothing deeper to copy); an object array's elements are
+    deep-copied by NumPy's ``__deepcopy__`` (their own ``__deepcopy__``'s errors raised)."""
+    if self._dtype.hasobject:
+        return as_type_of(tiers.new_root(self._host().__deepcopy__(memo)), self)
     return storage.scalar_like(self.copy(), self)
 
 

@@ -5,6 +5,7 @@ result goes through the ``__array_wrap__`` NumPy would choose (``array_wrap``).
 import numpy as np
 
 from ..rules import dtypes
+from ..array import masked
 from ..array.ndarray import ndarray
 from ..dispatch.normalize import out_tuple
 
@@ -89,11 +90,14 @@ def override_call(uf, args, kwargs):
 def array_wrap(inputs):
     """NumPy's choice of the ``__array_wrap__`` a result goes through: that of the input of
     the highest ``__array_priority__`` (the first of equals; one of priority 0 before an
-    array's) among inputs other than arrays and scalars; None for the result as it is."""
+    array's) among inputs other than plain arrays and scalars (a subclass of tnp.ndarray
+    among them: its class's ``__array_wrap__``, tnp.ndarray's own making the result a view of
+    that class, as NumPy's does); None for the result as it is."""
     wrap, priority = NO_OVERRIDE, None
     for a in inputs:
         t = type(a)
-        if t is ndarray or isinstance(a, (ndarray, np.ndarray)):
+        if t is ndarray or (isinstance(a, np.ndarray) and not isinstance(a, ndarray)) or (
+                type(a) is masked.MaskedValue):
             if priority is None or priority < 0.0:
                 wrap, priority = None, 0.0
         elif t in dtypes.PY_SCALARS or isinstance(a, np.generic):
@@ -103,7 +107,16 @@ def array_wrap(inputs):
             w = getattr(a, "__array_wrap__", None)
             if w is None:
                 continue
-            p = float(getattr(a, "__array_priority__", 0.0))
+            p = _priority(a)
             if priority is None or priority < p or (p == 0.0 and wrap is None):
                 wrap, priority = w, p
     return None if wrap is NO_OVERRIDE else wrap
+
+
+def _priority(a):
+    """NumPy's ``PyArray_GetPriority(a, 0)``; a subclass of tnp.ndarray that does not set its
+    own ``__array_priority__`` has NumPy's ndarray's, 0 (tnp.ndarray's 100 is for operators
+    against NumPy's arrays)."""
+    if isinstance(a, ndarray) and type(a).__array_priority__ is ndarray.__array_priority__:
+        return 0.0
+    return float(getattr(a, "__array_priority__", 0.0))

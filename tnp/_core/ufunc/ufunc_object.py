@@ -125,7 +125,8 @@ class ufunc:
                     if r is not None:
                         return r
                     break
-        if tiers.routing:  # the host tier, for inputs on the host
+        if tiers.routing or frontend.numpy_subclass_among(args, kwargs):  # the host tier, for
+            # inputs on the host (a NumPy subclass's array: NumPy's loop, in every placement)
             r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
             if r is None:
                 r = override_call(self, args, kwargs)
@@ -197,8 +198,9 @@ class ufunc:
                     dtype=None, subok=True, signature=None, sig=_NO_VALUE):
         # (the user's frame is 7 up from ``_arguments``' warning: _call_bound, _call,
         # fast_path.device_call, frontend.device_or_numpy, __call__)
+        scalar = out is not Ellipsis  # (``out=...``: arrays, never scalars, as NumPy's)
         args, out, signature = self._arguments(args, out, where, signature, sig)
-        wrap = array_wrap(args)
+        wrap = array_wrap(args) if subok else None
         loops.refuse_big_ints(args)
         recording = (out is None and where is True and self.nout == 1 and lazy.recording())
         ops, keys = loops.operands(args, recording)
@@ -218,11 +220,11 @@ class ufunc:
                                          signature, casting, recording)
             if pending is _RECORDED:  # ``results``: the new array holding the pending node
                 return results if wrap is None else wrap(
-                    results, (self, args, 0), results.ndim == 0)
+                    results, (self, args, 0), scalar and results.ndim == 0)
         if wh is not None and not fits(results[0].shape, wh.shape):
             loops.numpy_error(self._np, ops, outs, wh)
         if outs is None:
-            return self._new_results(args, results, wrap, pending)
+            return self._new_results(args, results, wrap, pending, scalar)
         for o, r in zip(outs, results):
             if o is not None and not fits(o.shape, r.shape, () if wh is None else wh.shape):
                 loops.numpy_error(self._np, ops, outs, wh)
@@ -232,9 +234,11 @@ class ufunc:
                 write.assign(o, r, where=wh)
         if pending is not None:
             self._report(pending)
-        if self.nout == 1:
-            return outs[0]
-        return tuple(o if o is not None else ndarray._wrap(r) for o, r in zip(outs, results))
+        context = (self, (*args, *outs), 0)
+        res = [_wrap_out(o, context) if o is not None else
+               ndarray._wrap(r) if wrap is None else wrap(ndarray._wrap(r), context, False)
+               for o, r in zip(outs, results)]
+        return res[0] if self.nout == 1 else tuple(res)
 
     def _run(self, args, ops, keys, outs, wh, in_dts, out_dts, dtype, signature, casting,
              recording):
@@ -289,12 +293,13 @@ class ufunc:
         if watch is not None:
             fpcheck.eager(watch, flags)
 
-    def _new_results(self, args, results, wrap, pending):
-        """The call's results as new arrays (no ``out=``), through ``wrap`` (``array_wrap``)."""
+    def _new_results(self, args, results, wrap, pending, scalar=True):
+        """The call's results as new arrays (no ``out=``), through ``wrap`` (``array_wrap``;
+        ``scalar``: a 0-d result may become a scalar)."""
         if pending is not None:
             self._report(pending)
         if wrap is not None:
-            res = [wrap(ndarray._wrap(r), (self, args, i), r.ndim == 0)
+            res = [wrap(ndarray._wrap(r), (self, args, i), scalar and r.ndim == 0)
                    for i, r in enumerate(results)]
             return res[0] if self.nout == 1 else tuple(res)
         if self.nout == 1:
@@ -317,8 +322,8 @@ class ufunc:
         if initial is not _NO_VALUE:
             kw["initial"] = reductions.scalar(initial)
         r = self.reduce_resolved(self._np.reduce, x, axis, out, keepdims, initial, where, kw)
-        wrap = None if out is not None else array_wrap((array,))
-        return r if wrap is None else wrap(r, None, r.ndim == 0)
+        wrap = None if out is not None and out is not Ellipsis else array_wrap((array,))
+        return r if wrap is None else wrap(r, None, r.ndim == 0 and out is not Ellipsis)
 
     def reduce_resolved(self, numpy_fn, x, axis, out, keepdims, initial, where, kw):
         """The one reduction engine (``reductions.reduce_resolved``)."""
@@ -355,7 +360,10 @@ class ufunc:
         if a.ndim + b.ndim > 64:  # NumPy's dimension limit (XLA has none): NumPy's ValueError
             probe.call(self._np.outer, probe.Spec(a.shape, a.dtype), probe.Spec(b.shape, b.dtype))
         a = a.reshape(a.shape + (1,) * b.ndim)
-        return self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
+        r = self(ndarray._wrap(a), ndarray._wrap(b), **kwargs)
+        wrap = (array_wrap((A, B)) if kwargs.get("out") is None and kwargs.get("subok", True)
+                and type(r) is not tuple else None)  # the operands' class, as NumPy's
+        return r if wrap is None else wrap(r, (self, (A, B), 0), r.ndim == 0)
 
     @_host_tier
     def at(self, a, indices, b=None, /):
@@ -371,3 +379,11 @@ class ufunc:
             raise ValueError("second operand needed for ufunc" if b is None else
                              "second operand provided when ufunc is unary")
         reductions.at(self, a, indices, b)
+
+
+def _wrap_out(o, context):
+    """An ``out=`` array as the call returns it: itself, or what its class's own
+    ``__array_wrap__`` makes of it (NumPy calls the output's)."""
+    if type(o) is ndarray or type(o).__array_wrap__ is ndarray.__array_wrap__:
+        return o
+    return o.__array_wrap__(o, context, False)
