@@ -38,7 +38,7 @@ def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     given = [func1d(flat[i], *args, **kwargs) for i in range(flat.shape[0])]
     res = [asarray(r) for r in given]
     dt = res[0].dtype
-    out = jnp.stack([cast(r.data, dt) for r in res]).reshape(batch + res[0].shape)
+    out = jnp.stack([cast(r._value, dt) for r in res]).reshape(batch + res[0].shape)
     perm = (tuple(range(axis)) + tuple(range(len(batch), out.ndim))
             + tuple(range(axis, len(batch))))
     out = asarray(jnp.transpose(out, perm))
