@@ -122,3 +122,28 @@ def test_error_state_modes_are_numpys(split, capsys, mode):
         np.testing.assert_array_equal(g, w)
     np.testing.assert_array_equal(np.asarray(inputs[tnp]), inputs[np])  # the input unwritten
     assert split == ["log"]
+
+
+def test_a_forked_child_splits_with_a_pool_of_its_own():
+    """The pool's threads do not exist in a forked child: it makes its own at its first split
+    (a child using the parent's pool would wait for ever)."""
+    import subprocess
+    import sys
+    code = f"""
+import os, sys, numpy
+import tnp
+from tnp._core import settings
+from tnp._core.dispatch import host_threads
+settings.update(placement="auto", host_threshold=1 << 40, host_threads=2)
+x = numpy.linspace(0.0, 1.0, {N})
+a = tnp.asarray(x)
+assert host_threads.split_call(numpy.sin, [a._buf], a.shape, a.size) is not None
+pid = os.fork()
+if pid == 0:
+    r = numpy.asarray(tnp.sin(a))
+    os._exit(0 if numpy.array_equal(r, numpy.sin(x)) else 3)
+print(os.waitpid(pid, 0)[1])
+"""
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == "0"

@@ -64,7 +64,8 @@ def _forget_pool():
     _pool[0] = None
 
 
-os.register_at_fork(after_in_child=_forget_pool)
+if hasattr(os, "register_at_fork"):  # (POSIX: Windows has no fork)
+    os.register_at_fork(after_in_child=_forget_pool)
 
 
 def pieces(size):

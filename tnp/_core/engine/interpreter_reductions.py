@@ -97,4 +97,5 @@ def _fft(eqn, x):
     real transform's are its output's)."""
     p = eqn.params
     lengths = tuple(p["fft_lengths"])
-    return getattr(np.fft, _FFTS[int(p["fft_type"])])(x, s=lengths, axes=tuple(range(-len(lengths), 0)))
+    transform = getattr(np.fft, _FFTS[int(p["fft_type"])])
+    return transform(x, s=lengths, axes=tuple(range(-len(lengths), 0)))
