@@ -78,7 +78,8 @@ def _stand_in_class(cls):
                     attrs[name] = property(functools.partial(_forwarded_attribute, name=name))
                 else:  # a class attribute (a value, a static or class method) as it is
                     attrs[name] = v
-        s = _CLASSES[cls] = type(cls.__name__, (StandIn,), attrs)
+        # (two threads may both build one: the first stored is every caller's)
+        s = _CLASSES.setdefault(cls, type(cls.__name__, (StandIn,), attrs))
     return s
 
 

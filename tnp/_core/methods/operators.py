@@ -11,7 +11,7 @@ from ..engine.jaxload import JaxArray, Tracer
 from ..rules import probe
 from ..array import masked, roots
 from ..array.ndarray import ndarray, numpy_value
-from ..ufunc.overrides import array_wrap
+from ..ufunc.overrides import array_wrap, priority_of
 from .routines import tnp
 
 _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "true_divide",
@@ -42,16 +42,7 @@ def _defers(self, other):
         return f is None
     if issubclass(t, type(self)):
         return False
-    return _priority(other) > _priority(self)
-
-
-def _priority(x):
-    """NumPy's ``PyArray_GetPriority``: ``__array_priority__`` as a float, or the scalars'
-    -1e6 where it is missing, not a number or raises."""
-    try:
-        return float(getattr(x, "__array_priority__"))
-    except Exception:
-        return -1e6
+    return priority_of(other, -1e6) > priority_of(self, -1e6)
 
 
 def _binary(ufunc_name):

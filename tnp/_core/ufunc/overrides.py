@@ -107,16 +107,22 @@ def array_wrap(inputs):
             w = getattr(a, "__array_wrap__", None)
             if w is None:
                 continue
-            p = _priority(a)
+            p = priority_of(a)
             if priority is None or priority < p or (p == 0.0 and wrap is None):
                 wrap, priority = w, p
     return None if wrap is NO_OVERRIDE else wrap
 
 
-def _priority(a):
-    """NumPy's ``PyArray_GetPriority(a, 0)``; a subclass of tnp.ndarray that does not set its
-    own ``__array_priority__`` has NumPy's ndarray's, 0 (tnp.ndarray's 100 is for operators
-    against NumPy's arrays)."""
-    if isinstance(a, ndarray) and type(a).__array_priority__ is ndarray.__array_priority__:
+def priority_of(a, default=0.0):
+    """NumPy's ``PyArray_GetPriority(a, default)``: ``__array_priority__`` as a float, or
+    ``default`` where it is missing, not a number or raises (ufuncs' wrap: 0; operators'
+    deferral: the scalars' -1e6). A subclass of tnp.ndarray that does not set its own has
+    NumPy's ndarray's, 0 (tnp.ndarray's 100 is for operators against NumPy's arrays)."""
+    t = type(a)
+    if t is not ndarray and isinstance(a, ndarray) and (
+            t.__array_priority__ is ndarray.__array_priority__):
         return 0.0
-    return float(getattr(a, "__array_priority__", 0.0))
+    try:
+        return float(getattr(a, "__array_priority__"))
+    except Exception:
+        return default
