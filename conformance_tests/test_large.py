@@ -201,3 +201,35 @@ def test_fft_large():
           atol=1e-7)
     check(lambda xp, r: xp.fft.irfft(xp.fft.rfft(r), n=r.shape[0]), r, rtol=1e-9, atol=1e-9)
     check(lambda xp, a: xp.fft.fft2(a), img, rtol=1e-4, atol=1e-2)
+
+
+# --- large host-tier arrays over several threads (dispatch/host_threads) ---------------------
+SPLIT = [("sin", "float64"), ("exp", "float32"), ("absolute", "complex128"), ("less", "float64"),
+         ("add", "int8"), ("divmod", "float64"), ("divide", "float64"), ("power", "complex64")]
+
+
+@pytest.fixture
+def host_split(placement, monkeypatch):
+    """In the default placement, large arrays kept on the host tier and its ufunc calls split
+    in pieces of 4,096 elements over three threads (the device pass is unchanged)."""
+    from tnp._core import settings
+    from tnp._core.dispatch import host_threads
+    previous = settings.update(host_threshold=1 << 40, host_threads=3) if (
+        placement == "auto") else {}
+    monkeypatch.setattr(host_threads, "MIN_PIECE", 4096)
+    monkeypatch.setattr(host_threads, "SPLIT_AT", 8192 if placement == "auto" else float("inf"))
+    yield
+    settings.restore(previous)
+
+
+@pytest.mark.parametrize("name,dtype", SPLIT, ids=[f"{n}-{d}" for n, d in SPLIT])
+def test_ufuncs_split_over_threads(host_split, name, dtype):
+    """NumPy's values, dtypes and warnings (a zero divisor in the first and last pieces: NumPy
+    warns once) whatever the split."""
+    rng = np.random.default_rng(5)
+    a = (rng.standard_normal(N) * 10).astype(dtype) if dtype != "complex128" and dtype != (
+        "complex64") else (rng.standard_normal(N) + 1j * rng.standard_normal(N)).astype(dtype)
+    b = np.ones(N, dtype)
+    b[0] = b[-1] = 0
+    args = (a,) if getattr(np, name).nin == 1 else (a, b)
+    check(lambda xp, *x: getattr(xp, name)(*x), *args)
