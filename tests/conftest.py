@@ -23,7 +23,12 @@ collect_ignore = [] if os.environ.get("TNP_MULTIDEVICE") == "1" else ["multidevi
 @pytest.fixture
 def compiled_tier():
     """Every graph and kernel compiled (the NumPy tier, ``TNP_COLD``, off), for tests that count
-    XLA's compiles, executables or donations."""
+    XLA's compiles, executables or donations. The count starts from cleared caches
+    (``caches.clear()``), so the bound's clearing of every executable (``caches.OTHERS`` built
+    by the tests before) cannot fall inside the test and rebuild what it counts as built once."""
+    from tnp._core.engine import caches, tiering
+    tiering.wait()
+    caches.clear()
     previous = tnp_settings.update(cold="off")
     yield
     tnp_settings.restore(previous)
@@ -33,10 +38,12 @@ def compiled_tier():
 def cold_tier(device_placement):
     """The device placement with the NumPy tier for cold graphs and kernels (``TNP_COLD=auto``,
     compiled once seen again), for tests that count what a loop compiles; the background
-    compiles other tests started are waited for before and after."""
-    from tnp._core.engine import tiering
+    compiles other tests started are waited for before and after, and the count starts from
+    cleared caches (as ``compiled_tier``'s)."""
+    from tnp._core.engine import caches, tiering
     previous = tnp_settings.update(cold="auto", cold_compiles=1)
     tiering.wait()
+    caches.clear()
     yield
     tiering.wait()
     tnp_settings.restore(previous)
