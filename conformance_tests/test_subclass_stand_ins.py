@@ -50,19 +50,11 @@ CALLS = {
 }
 
 
-DEVICE_KEEPS = {"zeros_like", "array-subok", "asanyarray", "view", "reduction", "method-mean",
-                "method-std", "nanmax", "nancumsum", "median", "solve", "kron", "unique"}  # device too
-
-
 @pytest.mark.parametrize("call", CALLS)
-def test_subclass_kept(placement, request, call):
+def test_subclass_kept(placement, call):
     def body(xp):
         r = CALLS[call](xp, _info(xp, F))
         return type(r).__name__, getattr(r, "info", None), r.view(xp.ndarray)
-    keeps = type(CALLS[call](np, _info(np, F))).__name__ == "Info"
-    request.applymarker(pytest.mark.xfail(
-        placement == "device" and keeps and call not in DEVICE_KEEPS, strict=True,
-        reason="diff-subclasses: on the device the result is a plain tnp.ndarray"))
     check(body)
 
 
@@ -98,13 +90,9 @@ def test_subclass_priority(placement):
     check(body)
 
 
-def test_subclass_array_wrap_called(placement, request):
-    """A subclass's own ``__array_wrap__`` is called by NumPy's ufuncs (once per result)."""
-    request.applymarker(pytest.mark.xfail(
-        placement == "device", strict=True,
-        reason="diff-subclasses: the device's sum keeps the class without calling the "
-               "subclass's __array_wrap__ (NumPy's add.reduce calls it)"))
-
+def test_subclass_array_wrap_called(placement):
+    """A subclass's own ``__array_wrap__`` is called by NumPy's ufuncs and their methods
+    (``sum``: ``add.reduce``), once per result."""
     def body(xp):
         class Wrapped(xp.ndarray):
             calls = 0

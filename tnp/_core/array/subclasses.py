@@ -27,6 +27,15 @@ def as_subclass(r, cls, obj):
     return out
 
 
+def view_of_class(r, cls, obj):
+    """A view of ``r`` as an array of ``cls`` (tnp.ndarray or a subclass of it) whose
+    ``__array_finalize__`` is called with ``obj``: NumPy's view made by ``__array_wrap__``, or
+    by a function keeping its argument's class, of an array that is already someone's view."""
+    v = r._view(("reshape", (r._shape, r._shape)), (), r._shape, cls=cls)
+    finalize(v, obj)
+    return v
+
+
 DEFINED = [False]
 
 

@@ -12,13 +12,15 @@ import numpy as np
 
 from ..array import masked
 from ..array.ndarray import ndarray
-from ..array.subclasses import as_type_of, finalize
+from ..array.subclasses import as_type_of, view_of_class
 
-# What NumPy returns of the argument's class: every array result, 0-d ones included ("all");
+# What NumPy returns of the argument's class: a ufunc method's result, which NumPy passes
+# through the argument's ``__array_wrap__`` ("wrap": a class's own is called, once, with NumPy's
+# ``return_scalar`` for a 0-d result); every array result, 0-d ones included ("all");
 # only results of one or more dimensions, a full reduction giving NumPy's scalar ("nd"); the
 # first result of a tuple ("first": ``unique``'s values, not its counts).
-_ALL = ("sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "ptp", "any", "all",
-        "cumsum", "cumprod", "cumulative_sum", "cumulative_prod", "median", "average",
+_WRAP = ("sum", "prod", "min", "max", "amin", "amax", "any", "all", "cumsum", "cumprod")
+_ALL = ("mean", "std", "var", "ptp", "cumulative_sum", "cumulative_prod", "median", "average",
         "nansum", "nanprod", "nanmean", "nanstd", "nanvar", "nanmin", "nanmax", "nancumsum",
         "nancumprod", "nanmedian", "sort", "argsort", "partition", "argpartition", "round",
         "around", "clip", "take", "diagonal", "repeat", "roll", "flip", "fliplr", "flipud",
@@ -34,7 +36,8 @@ _FIRST = ("unique",)
 _LINALG = ("inv", "solve", "pinv", "cholesky", "matrix_power", "tensorinv", "tensorsolve")
 KEEPS = {getattr(module, n): policy
          for module, names, policy in ((np, _ALL, "all"), (np, _ND, "nd"),
-                                       (np, _FIRST, "first"), (np.linalg, _LINALG, "all"))
+                                       (np, _FIRST, "first"), (np.linalg, _LINALG, "all"),
+                                       (np, _WRAP, "wrap"))
          for n in names if hasattr(module, n)}
 
 
@@ -64,8 +67,8 @@ def keep(result, policy, args, kwargs):
 def _as_class(r, a, policy):
     if type(r) is not ndarray or (policy == "nd" and r.ndim == 0):
         return r
+    if policy == "wrap" and type(a).__array_wrap__ is not ndarray.__array_wrap__:
+        return a.__array_wrap__(r, None, r.ndim == 0)
     if r._base is None:
         return as_type_of(r, a)
-    v = r._view(("reshape", (r._shape, r._shape)), (), r._shape, cls=type(a))
-    finalize(v, a)
-    return v
+    return view_of_class(r, type(a), a)

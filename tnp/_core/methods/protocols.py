@@ -17,7 +17,7 @@ from ..dispatch import tiers
 from ..array import indexing, masked, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
-from ..array.subclasses import as_type_of
+from ..array.subclasses import as_type_of, view_of_class
 from . import host_tier, routines
 from .interop import array_function, array_ufunc
 from .routines import tnp
@@ -201,7 +201,8 @@ def __array_function__(self, /, func, types, args, kwargs):
 @_protocol
 def __array_wrap__(self, array, context=None, return_scalar=False, /):
     """NumPy's ``ndarray.__array_wrap__``: ``array`` (a tnp array, or a NumPy one, which
-    becomes a tnp array) as an array of this array's class; its scalar where
+    becomes a tnp array) as a view of this array's class whose ``__array_finalize__`` sees this
+    array (NumPy's), or ``array`` itself where it is of that class; its scalar where
     ``return_scalar``, it is 0-d and this array is a plain tnp.ndarray (a subclass's stays a 0-d
     array of the subclass, as NumPy's does)."""
     if isinstance(array, np.ndarray):
@@ -211,7 +212,7 @@ def __array_wrap__(self, array, context=None, return_scalar=False, /):
                         f"{type(array).__name__}")
     if return_scalar and array.ndim == 0 and type(self) is ndarray:
         return array[()]
-    return array if type(array) is type(self) else array.view(type(self))
+    return array if type(array) is type(self) else view_of_class(array, type(self), self)
 
 
 @_protocol
