@@ -239,13 +239,22 @@ MASKED = {
     "copy subok": lambda xp, m: xp.copy(m, subok=True), "unique": lambda xp, m: xp.unique(m),
     "expand_dims": lambda xp, m: xp.expand_dims(m, 0), "gradient": lambda xp, m: xp.gradient(m),
     "sin": lambda xp, m: xp.sin(m), "add": lambda xp, m: xp.add(m, 1.0),
+    # with a tnp array (on the device in the device placement): NumPy's function still
+    "trapezoid with an array": lambda xp, m: xp.trapezoid(m, xp.asarray([0.0, 1.0, 3.0, 4.0])),
+    "where with arrays": lambda xp, m: xp.where(xp.asarray([True, False, True, False]), m,
+                                                xp.zeros(4)),
+    "concatenate with an array": lambda xp, m: xp.concatenate([m, xp.ones(2)]),
+    "ufunc with an array": lambda xp, m: xp.divide(m, xp.asarray([1.0, 2.0, 0.0, 4.0])),
+    "operator with an array": lambda xp, m: m * xp.asarray([1.0, 2.0, 3.0, 4.0]),
+    "array operator": lambda xp, m: xp.asarray([1.0, 2.0, 3.0, 4.0]) - m,
 }
 
 
 @pytest.mark.parametrize("name", MASKED)
 def test_a_numpy_subclass_runs_numpys_function(name):
     """A ``numpy.ma.MaskedArray`` argument: NumPy's own function runs on it in every placement,
-    its result NumPy's masked array (mask kept)."""
+    with tnp arrays beside it too (device ones copied to the host), its result NumPy's (a masked
+    array, mask kept)."""
     def body(xp):
         m = np.ma.array([1.0, 4.0, 2.0, 8.0], mask=[False, True, False, False])
         r = MASKED[name](xp, m)

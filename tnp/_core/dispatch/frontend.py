@@ -151,7 +151,7 @@ def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
     ``device_or_numpy``. Entries, ufunc methods and array methods all run it; a ufunc's
     ``__call__`` asks the host its own faster way, then calls ``device_or_numpy``."""
     if ask_host:
-        r = host.call(numpy_fn, args, kwargs)
+        r = host_call(numpy_fn, args, kwargs)
         if r is not host.DECLINED:
             return r
         if tiers.following:  # the device runs it: large host operands go along
@@ -159,14 +159,29 @@ def host_or_device(numpy_fn, impl, args, kwargs, ask_host=True):
     return device_or_numpy(numpy_fn, impl, args, kwargs)
 
 
+def host_call(numpy_fn, args, kwargs):
+    """``host.call``; where it declines for device arrays beside a NumPy subclass's array
+    (``numpy_subclass_among``), NumPy's function on their host copies (``host.call``'s
+    ``unsupported`` conversion)."""
+    r = host.call(numpy_fn, args, kwargs)
+    if r is host.DECLINED and numpy_subclass_among(args, kwargs):
+        r = host.call(numpy_fn, args, kwargs, unsupported=True)
+    return r
+
+
 def numpy_subclass_among(args, kwargs):
-    """Whether an argument is of a subclass of ``numpy.ndarray`` (``numpy.ma.MaskedArray``,
-    ``numpy.matrix``): NumPy's own function then runs on the host in every placement (its
-    result NumPy's, of that class), as it does on the host tier, unless a device array is among
-    the arguments."""
+    """Whether an argument (or an element of a list or tuple argument) is of a subclass of
+    ``numpy.ndarray`` (``numpy.ma.MaskedArray``, ``numpy.matrix``): NumPy's own function then
+    runs on the host in every placement (its result NumPy's, of that class), as it does on the
+    host tier; device arrays among the
+    arguments are copied to the host for it (a sync: NumPy's subclass keeps its meaning, a
+    mask is never ignored)."""
     for a in args:
         t = type(a)
-        if t is not ndarray and t is not np.ndarray and isinstance(a, np.ndarray):
+        if t is list or t is tuple:  # a sequence of arrays (``concatenate``'s), one level
+            if any(type(e) is not np.ndarray and isinstance(e, np.ndarray) for e in a[:64]):
+                return True
+        elif t is not np.ndarray and isinstance(a, np.ndarray):
             return True
     return bool(kwargs) and numpy_subclass_among(tuple(kwargs.values()), {})
 

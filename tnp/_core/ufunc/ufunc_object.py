@@ -128,7 +128,7 @@ class ufunc:
         if tiers.routing or frontend.numpy_subclass_among(args, kwargs):  # the host tier, for
             # inputs on the host (a NumPy subclass's array: NumPy's loop, in every placement)
             r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
-            if r is None:
+            if r is None or (r is host.DECLINED and frontend.numpy_subclass_among(args, {})):
                 r = override_call(self, args, kwargs)
                 if r is not NO_OVERRIDE:
                     return r
@@ -137,7 +137,7 @@ class ufunc:
                     hargs = args[:self.nin]
                     hkwargs = dict(kwargs, out=args[self.nin:] + (None,) * (
                         self.nargs - len(args)))
-                r = host.call(self._np, hargs, hkwargs)
+                r = frontend.host_call(self._np, hargs, hkwargs)
             if r is not host.DECLINED:
                 return r
             if tiers.following:  # the device runs it: large host operands go along
