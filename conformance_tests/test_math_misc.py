@@ -78,6 +78,16 @@ def test_interp(dt):
     check(lambda xp, x, a, f: xp.interp(x, a, f, period=0), x, xp_, fp)
 
 
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_interp_complex_infinite_parts(dt):
+    """NumPy interpolates a complex ``fp``'s parts apart: an infinite imaginary part never
+    makes the real part NaN."""
+    inf = np.inf
+    fp = np.array([0, complex(0, -inf), complex(-inf, inf), complex(1, inf), 2 + 3j], dt)
+    x = np.array([0.5, 1.5, 2.5, 3.0, 3.5, 9.0, np.nan])
+    check(lambda xp, x, f: xp.interp(x, xp.arange(5.0), f), x, fp)
+
+
 @pytest.mark.parametrize("fp", [[1, 2, np.inf, 4], [1, 2, np.nan, 4], [1, 2 + 1j, np.inf, 4],
                                 [1, -np.inf, np.inf, 4]], ids=str)
 def test_interp_on_sample_points_of_non_finite_neighbours(fp):

@@ -108,7 +108,8 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left=None, right=None, pe
         re = _interp_real(x, xp, fp.real, _part(left, 0), _part(right, 0))
         im = _interp_real(x, xp, fp.imag, _part(left, 1), _part(right, 1))
         im = jnp.where(jnp.isnan(x) & (xp.shape[0] > 1), 0.0, im)  # NumPy: nan+0j at NaN
-        return jnp.asarray(re + 1j * im, dt)
+        part = np.finfo(dt).dtype  # the parts as they are: re + 1j * inf would make re NaN
+        return jax.lax.complex(jnp.asarray(re, part), jnp.asarray(im, part))
     return _interp_real(x, xp, fp, left, right)
 
 
