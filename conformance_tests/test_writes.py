@@ -246,3 +246,36 @@ def test_object_array_element_is_the_object_given(placement):
         arr[2:] = xp.array([5, 6])
         return arr[0] is a, type(arr[1]).__name__, arr[2:].tolist(), type(arr[3]).__name__
     check(body)
+
+
+VALUES_NUMPY_HOLDS = {
+    "str": np.array(["2", "-3", "7"]), "bad str": np.array(["2", "x", "7"]),
+    "object": np.array([1, 2.5, 3], dtype=object), "datetime64": np.array(
+        ["2020-01-01", "1970-01-03", "2001-09-09"], dtype="M8[D]"),
+    "bytes": np.array([b"1", b"0", b"4"]), "longdouble": np.array([1.5, -2.25, 3.0], np.longdouble),
+}
+
+
+@pytest.mark.parametrize("dt", ["int64", "float64", "int8"])
+@pytest.mark.parametrize("name", VALUES_NUMPY_HOLDS)
+def test_write_values_of_dtypes_only_numpy_holds(placement, name, dt):
+    """A tnp array of a dtype the device cannot hold (strings, objects, dates...) written into a
+    numeric array, by a slice, a mask and an integer index: NumPy's conversion of the values, or
+    its error class (NumPy may have written the elements before the bad one; tnp's target is
+    left as it was, as every failed write leaves it)."""
+    def body(xp, target, value):
+        v = xp.asarray(value)
+        out = []
+        for index in (slice(None, 3), xp.asarray([True, False, True, True, False]),
+                      xp.asarray([4, 0, 2])):
+            t = target.copy()
+            try:
+                t[index] = v
+            except (TypeError, ValueError) as e:
+                out.append(type(e).__name__)
+                if xp is not np:
+                    np.testing.assert_array_equal(np.asarray(t), target)
+                continue
+            out.append(t)
+        return out
+    check(body, np.arange(5).astype(dt), VALUES_NUMPY_HOLDS[name])

@@ -51,7 +51,7 @@ import numpy as np
 from ..engine import caches, lenses, tracing
 from . import indexing
 from ..numerics.casting import numpy_cast, warn_complex_to_real
-from ..rules.dtypes import check_python_int, check_supported
+from ..rules.dtypes import SUPPORTED, check_python_int
 from ..rules.errors import TnpTracingError
 from ..engine import lazy
 from ..engine.lazy import Node, call, force, rebind
@@ -238,7 +238,9 @@ def host_value(value, dtype, ndmax=None, element=False):
     nested lists); ``element``: the target is one element picked by integers (NumPy converts
     the value as one scalar, so a list is a TypeError)."""
     if isinstance(value, ndarray):
-        return value._value
+        if value._dtype in SUPPORTED:
+            return value._value
+        value = value._host()  # a NumPy-only dtype (strings, objects): NumPy's conversion below
     if isinstance(value, JaxArray):
         return value
     if isinstance(value, _PY_SCALARS) or (element and not isinstance(value, np.ndarray)):
@@ -253,11 +255,10 @@ def host_value(value, dtype, ndmax=None, element=False):
         except ValueError as e:  # an ``__array__`` (of a class written for tnp) gave a tnp array
             return host_value(refused_protocol_array(value, e), dtype, ndmax, element)
     arr = value
-    if arr.dtype.kind in "USO":  # strings, objects: NumPy converts them into the target dtype
-        tmp = np.empty(arr.shape, dtype)
+    if arr.dtype not in SUPPORTED:  # strings, objects, dates, long doubles...: NumPy converts
+        tmp = np.empty(arr.shape, dtype)  # them into the target dtype (or raises its error)
         tmp[...] = arr
         return tmp
-    check_supported(arr.dtype)
     return arr
 
 
@@ -557,7 +558,7 @@ def _assign_host(target, value, index, where):
 
     def put(view):
         try:
-            put_value(view, v)
+            put_value(view, _converted(v, view.dtype))
         except ValueError as e:  # ``value.__array__`` returned a tnp array: its value
             put_value(view, numpy_value(refused_protocol_array(value, e), pull=True))
     with writing(root) as buf:
@@ -566,6 +567,17 @@ def _assign_host(target, value, index, where):
         else:
             lenses.host_set(*target._chain(), buf, put)
     return target
+
+
+def _converted(v, dtype):
+    """``v`` converted whole into ``dtype`` where NumPy's setitem would convert it element by
+    element and could fail midway (strings or objects into numbers: NumPy keeps the elements
+    written before the bad one); a write that fails leaves its target as it was."""
+    if type(v) is np.ndarray and v.dtype.kind in "USO" and dtype.kind not in "USOV":
+        tmp = np.empty(v.shape, dtype)
+        tmp[...] = v
+        return tmp
+    return v
 
 
 def rebind_pending(target, node):
