@@ -222,6 +222,17 @@ def test_state_round_trips_with_numpy():
     assert_same(mine["state"]["key"], theirs["state"]["key"], rtol=0, host_ok=True)
 
 
+@pytest.mark.parametrize("call", [lambda r: r.choice(2, ()), lambda r: r.choice(3, (), False),
+                                  lambda r: r.integers(5, size=()), lambda r: r.random(())],
+                         ids=["choice", "choice-no-replace", "integers", "random"])
+def test_size_empty_tuple_is_a_0d_array(call):
+    """``size=()``: NumPy's 0-d array, not its scalar (``isscalar``, ``repr``)."""
+    def body(xp):
+        r = call(xp.random.default_rng(3))
+        return xp.isscalar(r), repr(r), r.ndim
+    check(body)
+
+
 @pytest.mark.parametrize("mode", ["device", "auto"])
 def test_results_are_tnp_arrays(mode):
     with tnp_ext.placement(mode):

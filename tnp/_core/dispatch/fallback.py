@@ -15,6 +15,7 @@ import numpy as np
 from . import frontend, tiers
 from ..engine import syncs
 from ..rules.errors import TnpFallbackWarning, TnpTracingError
+from ..array import storage
 from ..array.ndarray import ndarray, protocol_array
 
 USED = collections.Counter()
@@ -63,7 +64,10 @@ def _from_numpy(x, taken):
         if id(x) in taken:
             x = x.copy()
         taken.add(id(x))
-        return tiers.new_root(x)
+        r = tiers.new_root(x)
+        if not x.shape:  # NumPy's 0-d array, not its scalar: a 0-d array on the device too
+            storage.mark_scalar(r, False)
+        return r
     if type(x) in (list, tuple):
         return type(x)(_from_numpy(v, taken) for v in x)
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # namedtuple results
