@@ -104,10 +104,24 @@ def _argwhere(a: ArrayLike):
     return positions(a, "rows")
 
 
-@np_doc(np.extract, notes="Sync point (as nonzero); of a device condition, a bucketed value.")
+def _compacted(condition, a):
+    """``a.ravel()[condition]`` for a device ``condition`` (``masked.positions_apply``), as
+    ``x[m]`` is kept (a masked value, bucketed when its length is asked; of a bucketed ``a``, a
+    compaction staying bucketed): by the boolean mask ``condition != 0`` where it has ``a``'s
+    size and both are plain or both bucketed, else by ``condition``'s bucketed flat positions
+    (``masked.nonzero``: NumPy's ``IndexError`` for a true lane past ``a``'s end)."""
+    a = asarray(a)
+    flat = a if a.ndim == 1 else ravel(a)
+    if condition.size == flat.size and type(condition) is type(flat):
+        mask = condition if condition.dtype == np.bool_ else condition != 0
+        return flat[mask if mask.ndim == 1 else ravel(mask)]
+    return flat[masked.nonzero(condition, flat=True)[0]]
+
+
+@np_doc(np.extract, notes="Sync point (as nonzero); of a device condition, kept as ``x[m]``.")
 def extract(condition, arr):
     if masked.positions_apply(condition):
-        return ravel(arr)[masked.nonzero(condition, flat=True)[0]]
+        return _compacted(condition, arr)
     return _extract(condition, arr)
 
 
@@ -351,7 +365,7 @@ def compress(condition, a, axis=None, out=None):
         raise ValueError("condition must be a 1-d array")
     if out is None and masked.positions_apply(condition) and (
             axis is None or type(axis) is int and axis in (0, -1) and asarray(a).ndim == 1):
-        return ravel(a)[masked.nonzero(condition, flat=True)[0]]  # bucketed: as extract
+        return _compacted(condition, a)
     idx = positions(cast(condition._value, bool))[0]
     return take(a, idx, axis=axis, out=out)
 
