@@ -227,3 +227,18 @@ def test_shrinking_loop_builds_per_bucket(loop):
     # built per count before (nonzero's kernel and every kernel of its result's count): 1,200
     # for nonzero_loop, now a read, a step and a write per bucket
     assert new <= 4 * buckets
+
+
+def test_positions_changed_in_place():
+    """An in-place operator on nonzero's positions: their values, bounds and reads are the new
+    ones (the host copy kept for the bounds checks is dropped)."""
+    def body(xp, v):
+        (i,) = xp.nonzero(v > 10)
+        i += 1
+        j = xp.flatnonzero(v > 10)
+        j *= 2
+        out = [i, v[i % 600], j.max()]
+        out += _errors(lambda: v[j], lambda: v.copy().__setitem__(j, 0.0))
+        i -= 1
+        return out + [i, v[i], len(i)]
+    both(body, V)

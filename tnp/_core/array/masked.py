@@ -24,9 +24,12 @@ picks, a bucketed value the bucket whose lanes are the first ``n``. Its ``shape`
 ``size`` are then known without a sync; its kernels are built per bucket, not per count:
 a ufunc of bucketed values of one bucket and length (and scalars) is computed on the padded
 buffers (``ufunc_call``), a compaction of one by a bucketed boolean mask of its layout and a
-read ``a[i]`` by a bucketed integer ``i`` are bucketed again (``getitem``), the reductions mask the padding (``reduction``), and
-``a[i] = v`` by a bucketed integer ``i`` drops the padding lanes (``setitem``,
-``write.assign_lanes``). Anything else materialises it: ``buf[:n]`` as an ordinary array.
+read ``a[i]`` by a bucketed integer ``i`` (or a tuple of them, one per axis of ``a``) are
+bucketed again (``getitem``), the reductions mask the padding (``reduction``), and ``a[i] = v``
+by such an ``i`` drops the padding lanes (``setitem``, ``write.assign_lanes``). Anything else
+materialises it: ``buf[:n]`` as an ordinary array. ``nonzero`` and ``flatnonzero`` of a device
+array make bucketed integer values directly (``nonzero``: the positions read on the host,
+padded and placed, their host copy kept for the bounds checks).
 
 A masked value is an ``ndarray`` subclass with no slots of its own (so that it can become an
 ``ndarray`` in place): its record (``_Pending``) is in the ``_cache`` slot, and its buffer and
@@ -339,7 +342,7 @@ def inplace(uf, v, other, fallback):
             r = uf(rec.full, _full(other))
         if np.can_cast(r._dtype, v._dtype, "same_kind"):
             rec.full = r if r._dtype == v._dtype else r.astype(v._dtype)
-            rec.positions = None
+            rec.positions = rec.lanes = None
             return v
     _materialise_all((v, other))
     return fallback(v, other)
