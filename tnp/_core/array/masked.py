@@ -245,13 +245,14 @@ def positions_apply(a):
 
 def host_positions(a, flat=False):
     """NumPy's ``nonzero(a)`` (of ``a`` raveled: ``flat``) for ``a`` of ``positions_apply``,
-    read on the host (sync point "mask", as a compaction's count; a masked value bucketed
-    first: the nonzero ones of its first ``length`` lanes), and the bucket cap, ``a``'s size."""
+    read on the host (sync point "shape", the count and the positions at once; a masked value
+    bucketed first: the nonzero ones of its first ``length`` lanes), and the bucket cap,
+    ``a``'s size."""
     with _LOCK:
         if type(a) is MaskedValue:
             rec = bucketize(a)._cache
             return (_positions(rec),), rec.full.size
-    host = _host(a, "mask")
+    host = _host(a, "shape")
     return np.nonzero(host.ravel() if flat else host), a.size
 
 
