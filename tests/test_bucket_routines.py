@@ -4,6 +4,7 @@ layout), ``flatnonzero``, ``compress`` and ``extract`` (``a.ravel()[cond]``, kep
 ``argwhere`` is read on the host and placed (no kernel per count). NumPy is the oracle: the
 results read, index, write, reduce and fail as NumPy's do, and loops over a shrinking set build
 their kernels per bucket, not per count."""
+import jax.numpy as jnp
 import numpy
 import pytest
 
@@ -242,3 +243,19 @@ def test_positions_changed_in_place():
         i -= 1
         return out + [i, v[i], len(i)]
     both(body, V)
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["cpu-order", "last-lane-rule"])
+def test_lanes_write_of_2d_root_with_repeats(ordered):
+    """``write.assign_lanes``'s kernel on an N-D root, both rules (the CPU's ordered scatter,
+    elsewhere only each position's last true lane scattered): NumPy's last-wins values, the
+    padding lanes dropped, negative indices."""
+    from tnp._core.array import write
+    rows = numpy.array([0, 2, -1, 0, 1, 2, 0, 0])  # 6 true lanes, 2 of padding
+    cols = numpy.array([1, 3, 0, 1, -4, 3, 0, 0])
+    vals = numpy.arange(8.0) + 10
+    want = numpy.zeros((3, 4))
+    want[rows[:6], cols[:6]] = vals[:6]
+    got = write._lanes_kernel(ordered)(jnp.zeros((3, 4)), 6, jnp.asarray(vals),
+                                       jnp.asarray(rows), jnp.asarray(cols))
+    numpy.testing.assert_array_equal(numpy.asarray(got), want)

@@ -264,8 +264,9 @@ def nonzero(a, flat=False):
     checks of the reads and writes they index (``_lanes``: no further sync)."""
     positions, cap = host_positions(a, flat)
     b = bucket(len(positions[0]), cap)
-    return tuple(_new(_Pending(placed(_padded(p, b)), length=len(p), lanes=p.astype(np.intp)),
-                      np.dtype(np.intp)) for p in positions)
+    return tuple(_new(_Pending(placed(_padded(p, b)), length=len(p),
+                               lanes=p.astype(np.intp, copy=False)), np.dtype(np.intp))
+                 for p in positions)
 
 
 def _layout(args, keep_masked=True):
