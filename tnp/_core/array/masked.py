@@ -269,6 +269,38 @@ def nonzero(a, flat=False):
                  for p in positions)
 
 
+def unique_applies(a):
+    """Whether ``unique(a)`` (values only, no axis) is a bucketed value here: ``a`` of
+    ``positions_apply``, of an integer or boolean dtype (equal values are equal bits: no NaN or
+    signed zero for NumPy's first-seen rule to pick among), not empty."""
+    return positions_apply(a) and a._dtype.kind in "biu" and a.size > 0
+
+
+def unique(a):
+    """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, a bucketed value: the sorted
+    distinct values of ``a``'s buffer (a masked value bucketed first; its padding lanes set to
+    lane 0's value) by one kernel per buffer size and dtype, their count read (sync point
+    "shape"), the first ``bucket(count)`` lanes kept (one slice per pair of buckets)."""
+    with _LOCK:
+        full, n = (bucketize(a)._cache.full, a._cache.length) if type(a) is MaskedValue else (
+            a, a.size)
+    values, count = _distinct(full._value, n)
+    count = syncs.count(count)
+    values = _head(values, bucket(count, full.size))
+    return _new(_Pending(ndarray._wrap(values), length=count), a._dtype)
+
+
+@jit
+def _distinct(full, n):
+    x = full.reshape(-1)
+    s = jnp.sort(jnp.where(jnp.arange(x.shape[0]) < n, x, x[0]))
+    new = jnp.concatenate([jnp.ones(1, bool), s[1:] != s[:-1]])
+    return s[jnp.nonzero(new, size=x.shape[0], fill_value=0)[0]], jnp.count_nonzero(new)
+
+
+_head = jit(lambda values, b: values[:b], static_argnums=(1,))
+
+
 def _layout(args, keep_masked=True):
     """The record of the masked values among ``args`` when they share one layout and the others
     are scalars (Python or NumPy scalars, 0-d tnp arrays), else None. One layout: masked
