@@ -29,7 +29,8 @@ bucketed again (``getitem``), the reductions mask the padding (``reduction``), a
 by such an ``i`` drops the padding lanes (``setitem``, ``write.assign_lanes``). Anything else
 materialises it: ``buf[:n]`` as an ordinary array. ``nonzero`` and ``flatnonzero`` of a device
 array make bucketed integer values directly (``nonzero``: the positions read on the host,
-padded and placed, their host copy kept for the bounds checks).
+padded and placed, their host copy kept for the bounds checks), and ``unique`` of integer or
+boolean values a bucketed value of its sorted distinct values (``unique``).
 
 A masked value is an ``ndarray`` subclass with no slots of its own (so that it can become an
 ``ndarray`` in place): its record (``_Pending``) is in the ``_cache`` slot, and its buffer and
