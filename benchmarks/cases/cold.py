@@ -6,6 +6,8 @@ NumPy and tnp on the same source.
   iteration's mask count is a new shape; default placement and ``TNP_PLACEMENT=device``;
 - compacting Mandelbrot (``z, c, idx = z[keep], c[keep], idx[keep]``: compactions that live
   on, a new length every iteration), both placements;
+- nonzero-index Mandelbrot (``idx = np.nonzero(active)[0]; z[idx] = z[idx]**2 + c[idx]``: an
+  index array of a new length every iteration), both placements;
 - a one-shot script: a dozen different operations on 4e6-element arrays, each run once;
 - a loop over distinct sizes above the host threshold (an array growing by a row per
   iteration), with the growth of peak resident memory from a quarter of the sizes to the end;
@@ -50,6 +52,23 @@ for n in range(iterations):
     keep = ~out
     z, c, idx = z[keep], c[keep], idx[keep]
 print(int((escape == iterations).sum()), int(escape.sum()), len(z))
+"""
+
+NONZERO = """\
+import numpy as np
+
+h, w, iterations = H, W, ITERATIONS
+y, x = np.ogrid[-1.4:1.4:h * 1j, -2:0.8:w * 1j]
+c = (x + 1j * y).ravel()
+z = np.zeros_like(c)
+escape = np.zeros(c.size, dtype=np.int32)
+active = np.ones(c.size, dtype=bool)
+for n in range(iterations):
+    idx = np.nonzero(active)[0]
+    z[idx] = z[idx] ** 2 + c[idx]
+    escape[idx] = n
+    active = np.abs(z) < 2
+print(int(escape.sum()), int(active.sum()), len(idx))
 """
 
 ONE_SHOT = """\
@@ -106,6 +125,11 @@ def compacting(h, w, iterations):
             f"{h}x{w} x{iterations}")
 
 
+def nonzero_index(h, w, iterations):
+    return (NONZERO.replace("H, W, ITERATIONS", f"{h}, {w}, {iterations}"),
+            f"{h}x{w} x{iterations}")
+
+
 def one_shot(n):
     return ONE_SHOT.replace("SIZE", f"{n:_}"), f"{n:.0e}"
 
@@ -156,11 +180,14 @@ def cases(quick):
     repeats = 1 if quick else 3
     small = mandelbrot(300, 250, 20)
     out = [_case("masked Mandelbrot", small, three, repeats),
-           _case("compacting Mandelbrot", compacting(300, 250, 20), three, repeats)]
+           _case("compacting Mandelbrot", compacting(300, 250, 20), three, repeats),
+           _case("nonzero-index Mandelbrot", nonzero_index(300, 250, 20), three, repeats)]
     if not quick:
         out += [_case("masked Mandelbrot", mandelbrot(300, 250, 200), three, repeats),
                 _case("masked Mandelbrot", mandelbrot(1000, 1000, 100), both, repeats),
-                _case("compacting Mandelbrot", compacting(300, 250, 200), three, repeats)]
+                _case("compacting Mandelbrot", compacting(300, 250, 200), three, repeats),
+                _case("nonzero-index Mandelbrot", nonzero_index(300, 250, 200), three,
+                      repeats)]
     shot = one_shot(10 ** 6 if quick else 4 * 10 ** 6)
     grow = growing(200 if quick else 1000)
     out += [_case("one-shot script", shot, both, repeats),

@@ -12,7 +12,7 @@ from .._core.engine.jaxload import jit, jnp, lax, JaxArray, Tracer
 import numpy as np
 
 from .._core.rules import dtypes, probe
-from .._core.array import write
+from .._core.array import masked, write
 from .._core.numerics.casting import cast, numpy_cast
 from .._core.rules.errors import TnpTracingError
 from .._core.array.ndarray import ndarray
@@ -21,6 +21,7 @@ from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, ArrayOrScalar, 
 from .._core.dispatch.np_doc import np_doc, numpy_signature
 from .._core.engine import syncs
 from .creation import asarray, zeros_like
+from .reshaping import ravel
 from .sorting import less
 
 __all__ = ["where", "nonzero", "argwhere", "flatnonzero", "extract", "select", "piecewise",
@@ -58,30 +59,74 @@ def positions(a, form="tuple"):
     return _nonzero_sized(a, syncs.count(count_true(a)), form)
 
 
-@np_doc(np.nonzero, notes="Sync point: the number of nonzero elements is read from the device.")
+@np_doc(np.nonzero, notes="Sync point: the number of nonzero elements is read from the device. "
+                           "Of a device array: bucketed values (see ``masked.nonzero``).")
+def nonzero(a):
+    if masked.positions_apply(a):
+        if a.ndim == 0:
+            _nonzero(a)  # NumPy's ValueError
+        return masked.nonzero(a)
+    return _nonzero(a)
+
+
 @normalize(jit=False)
-def nonzero(a: ArrayLike):
+def _nonzero(a: ArrayLike):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                          "np.atleast_1d(scalar).nonzero() instead.")
     return positions(a)
 
 
-@np_doc(np.flatnonzero, notes="Sync point (as nonzero).")
+@np_doc(np.flatnonzero, notes="Sync point (as nonzero); of a device array, a bucketed value.")
+def flatnonzero(a):
+    if masked.positions_apply(a):
+        return masked.nonzero(a, flat=True)[0]
+    return _flatnonzero(a)
+
+
 @normalize(jit=False)
-def flatnonzero(a: ArrayLike):
+def _flatnonzero(a: ArrayLike):
     return positions(a, "flat")
 
 
 @np_doc(np.argwhere, notes="Sync point (as nonzero).")
+def argwhere(a):
+    if masked.positions_apply(a):  # (read on the host: no kernel per count)
+        positions, _ = masked.host_positions(a, flat=a.ndim == 0)
+        rows = np.stack(positions, axis=1) if a.ndim else np.zeros((len(positions[0]), 0),
+                                                                   np.intp)
+        return masked.placed(rows.astype(np.intp))
+    return _argwhere(a)
+
+
 @normalize(jit=False)
-def argwhere(a: ArrayLike):
+def _argwhere(a: ArrayLike):
     return positions(a, "rows")
 
 
-@np_doc(np.extract, notes="Sync point (as nonzero).")
+def _compacted(condition, a):
+    """``a.ravel()[condition]`` for a device ``condition`` (``masked.positions_apply``), as
+    ``x[m]`` is kept (a masked value, bucketed when its length is asked; of a bucketed ``a``, a
+    compaction staying bucketed): by the boolean mask ``condition != 0`` where it has ``a``'s
+    size and both are plain or both bucketed, else by ``condition``'s bucketed flat positions
+    (``masked.nonzero``: NumPy's ``IndexError`` for a true lane past ``a``'s end)."""
+    a = asarray(a)
+    flat = a if a.ndim == 1 else ravel(a)
+    if condition.size == flat.size and type(condition) is type(flat):
+        mask = condition if condition.dtype == np.bool_ else condition != 0
+        return flat[mask if mask.ndim == 1 else ravel(mask)]
+    return flat[masked.nonzero(condition, flat=True)[0]]
+
+
+@np_doc(np.extract, notes="Sync point (as nonzero); of a device condition, kept as ``x[m]``.")
+def extract(condition, arr):
+    if masked.positions_apply(condition):
+        return _compacted(condition, arr)
+    return _extract(condition, arr)
+
+
 @normalize(jit=False)
-def extract(condition: ArrayLike, arr: ArrayLike):
+def _extract(condition: ArrayLike, arr: ArrayLike):
     idx = positions(condition, "flat")
     check_bounds(idx, arr.size, 0, "take")
     return _take_kernel(arr, idx, None, "raise")
@@ -318,6 +363,9 @@ def compress(condition, a, axis=None, out=None):
     condition = asarray(condition)
     if condition.ndim != 1:
         raise ValueError("condition must be a 1-d array")
+    if out is None and masked.positions_apply(condition) and (
+            axis is None or type(axis) is int and axis in (0, -1) and asarray(a).ndim == 1):
+        return _compacted(condition, a)
     idx = positions(cast(condition._value, bool))[0]
     return take(a, idx, axis=axis, out=out)
 

@@ -19,6 +19,7 @@ from .._core.numerics.casting import cast, numpy_cast
 from .._core.dispatch.normalize import ArrayLike, normalize, wrap_result
 from .._core.dispatch.np_doc import np_doc
 from .._core.engine import syncs
+from .._core.array import masked
 from .creation import asarray
 from .searching import concrete, count_true, positions, search
 from .sorting import sort_keys
@@ -104,6 +105,9 @@ def _distinct(ar):
         "Always sorted.")
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
+    if not (return_index or return_inverse or return_counts) and axis is None and (
+            masked.unique_applies(ar)):
+        return masked.unique(ar)  # a bucketed value
     return _unique_nd(ar, return_index, return_inverse, return_counts, axis, equal_nan)
 
 

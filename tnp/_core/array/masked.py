@@ -24,9 +24,13 @@ picks, a bucketed value the bucket whose lanes are the first ``n``. Its ``shape`
 ``size`` are then known without a sync; its kernels are built per bucket, not per count:
 a ufunc of bucketed values of one bucket and length (and scalars) is computed on the padded
 buffers (``ufunc_call``), a compaction of one by a bucketed boolean mask of its layout and a
-read ``a[i]`` by a bucketed integer ``i`` are bucketed again (``getitem``), the reductions mask the padding (``reduction``), and
-``a[i] = v`` by a bucketed integer ``i`` drops the padding lanes (``setitem``,
-``write.assign_lanes``). Anything else materialises it: ``buf[:n]`` as an ordinary array.
+read ``a[i]`` by a bucketed integer ``i`` (or a tuple of them, one per axis of ``a``) are
+bucketed again (``getitem``), the reductions mask the padding (``reduction``), and ``a[i] = v``
+by such an ``i`` drops the padding lanes (``setitem``, ``write.assign_lanes``). Anything else
+materialises it: ``buf[:n]`` as an ordinary array. ``nonzero`` and ``flatnonzero`` of a device
+array make bucketed integer values directly (``nonzero``: the positions read on the host,
+padded and placed, their host copy kept for the bounds checks), and ``unique`` of integer or
+boolean values a bucketed value of its sorted distinct values (``unique``).
 
 A masked value is an ``ndarray`` subclass with no slots of its own (so that it can become an
 ``ndarray`` in place): its record (``_Pending``) is in the ``_cache`` slot, and its buffer and
@@ -57,12 +61,13 @@ class _Pending:
     array); ``source`` and ``version``: the mask array given and its root's version then (what
     ``_layout`` compares). Bucketed: ``full``, a 1-D tnp root of the bucket's size whose first
     ``length`` lanes are the values (the rest padding, never shown); ``positions``, for a
-    boolean one, its true lanes' positions once read (``_positions``)."""
-    __slots__ = ("full", "mask", "source", "version", "length", "positions")
+    boolean one, its true lanes' positions once read (``_positions``); ``lanes``, for an
+    integer one, its true lanes on the host once read or made there (``_lanes``)."""
+    __slots__ = ("full", "mask", "source", "version", "length", "positions", "lanes")
 
-    def __init__(self, full, mask=None, source=None, version=None, length=None):
+    def __init__(self, full, mask=None, source=None, version=None, length=None, lanes=None):
         self.full, self.mask, self.source, self.version = full, mask, source, version
-        self.length, self.positions = length, None
+        self.length, self.positions, self.lanes = length, None, lanes
 
 
 def bucket(n, cap):
@@ -168,6 +173,21 @@ def _positions(rec):
     return positions
 
 
+def _lanes(rec):
+    """An integer bucketed value's true lanes on the host (for bounds checks), read once (sync
+    point "bounds") unless made there (``nonzero``)."""
+    if rec.lanes is None:
+        rec.lanes = _host(rec.full, "bounds")[:rec.length]
+    return rec.lanes
+
+
+def _padded(positions, b):
+    """``positions`` padded with 0 (a lane never shown) to the bucket size ``b``."""
+    padded = np.zeros(b, np.intp)
+    padded[:len(positions)] = positions
+    return padded
+
+
 _gather = jit(lambda full, positions: full.reshape(-1)[positions])
 
 
@@ -175,10 +195,8 @@ def _compact(full, positions):
     """A bucketed record of ``full``'s values at ``positions`` (of its flattened buffer): one
     gather per full size and bucket (the positions padded with 0, a lane never shown)."""
     n = len(positions)
-    b = bucket(n, full.size)
-    padded = np.zeros(b, np.intp)
-    padded[:n] = positions
-    return _Pending(ndarray._wrap(_gather(full._value, padded)), length=n)
+    return _Pending(ndarray._wrap(_gather(full._value, _padded(positions, bucket(n, full.size)))),
+                    length=n)
 
 
 def bucketize(v):
@@ -195,7 +213,8 @@ def materialise(v):
     """The masked or bucketed value ``v`` as NumPy's compacted array, in place (it becomes a
     plain root: ``ndarray._adopt``): a masked one by the mask's count (sync point "mask") and
     the compaction, a bucketed one as its first ``length`` lanes, cut on the host (no kernel
-    per length; a device slice where a host round trip costs more is the next step). Returns
+    per length; its host lanes when known: no sync; a device slice where a host round trip
+    costs more is the next step). Returns
     ``v``."""
     with _LOCK:
         if type(v) is MaskedValue:
@@ -204,11 +223,83 @@ def materialise(v):
                 mask = lazy.value(rec.mask)
                 plan = indexing.parse(rec.full._shape, mask)
                 value = indexing.gather_kernel(plan.struct)(rec.full._value, plan.dyn)
+                v._adopt(ndarray._wrap(value))
             else:
-                with tracing.outside_trace():
-                    value = jax.device_put(np.array(_host(rec.full, "to_numpy")[:rec.length]))
-            v._adopt(ndarray._wrap(value))
+                lanes = rec.lanes if rec.lanes is not None else _host(rec.full, "to_numpy")
+                v._adopt(placed(np.array(lanes[:rec.length])))
     return v
+
+
+def placed(host):
+    """The NumPy array ``host`` placed on the device as a tnp root (a transfer, no kernel)."""
+    with tracing.outside_trace():
+        return ndarray._wrap(jax.device_put(host))
+
+
+def positions_apply(a):
+    """Whether the positions of ``a``'s nonzero elements (``nonzero``, ``flatnonzero``,
+    ``argwhere``, ``compress``, ``extract``) are read here: ``a`` a masked or bucketed value or a
+    plain device-tier array, no JAX trace active."""
+    return (type(a) is MaskedValue or type(a) is ndarray and not a._on_host) and isinstance(
+        tracing.current_trace(), _jcore.EvalTrace)
+
+
+def host_positions(a, flat=False):
+    """NumPy's ``nonzero(a)`` (of ``a`` raveled: ``flat``) for ``a`` of ``positions_apply``,
+    read on the host (sync point "shape", the count and the positions at once; a masked value
+    bucketed first: the nonzero ones of its first ``length`` lanes), and the bucket cap,
+    ``a``'s size."""
+    with _LOCK:
+        if type(a) is MaskedValue:
+            rec = bucketize(a)._cache
+            return (_positions(rec),), rec.full.size
+    host = _host(a, "shape")
+    return np.nonzero(host.ravel() if flat else host), a.size
+
+
+def nonzero(a, flat=False):
+    """NumPy's ``nonzero(a)`` (``flatnonzero(a)``: ``flat``) for ``a`` of ``positions_apply``:
+    bucketed int64 values of one layout, one per axis. The positions are read on the host
+    (``host_positions``), padded with 0 to ``bucket(n, a.size)`` and placed on the device (a
+    transfer: no kernel per count or bucket), and kept on the host beside them for the bounds
+    checks of the reads and writes they index (``_lanes``: no further sync)."""
+    positions, cap = host_positions(a, flat)
+    b = bucket(len(positions[0]), cap)
+    return tuple(_new(_Pending(placed(_padded(p, b)), length=len(p),
+                               lanes=p.astype(np.intp, copy=False)), np.dtype(np.intp))
+                 for p in positions)
+
+
+def unique_applies(a):
+    """Whether ``unique(a)`` (values only, no axis) is a bucketed value here: ``a`` of
+    ``positions_apply``, of an integer or boolean dtype (equal values are equal bits: no NaN or
+    signed zero for NumPy's first-seen rule to pick among), not empty."""
+    return positions_apply(a) and a._dtype.kind in "biu" and a.size > 0
+
+
+def unique(a):
+    """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, a bucketed value: the sorted
+    distinct values of ``a``'s buffer (a masked value bucketed first; its padding lanes set to
+    lane 0's value) by one kernel per buffer size and dtype, their count read (sync point
+    "shape"), the first ``bucket(count)`` lanes kept (one slice per pair of buckets)."""
+    with _LOCK:
+        full, n = (bucketize(a)._cache.full, a._cache.length) if type(a) is MaskedValue else (
+            a, a.size)
+    values, count = _distinct(full._value, n)
+    count = syncs.count(count)
+    values = _head(values, bucket(count, full.size))
+    return _new(_Pending(ndarray._wrap(values), length=count), a._dtype)
+
+
+@jit
+def _distinct(full, n):
+    x = full.reshape(-1)
+    s = jnp.sort(jnp.where(jnp.arange(x.shape[0]) < n, x, x[0]))
+    new = jnp.concatenate([jnp.ones(1, bool), s[1:] != s[:-1]])
+    return s[jnp.nonzero(new, size=x.shape[0], fill_value=0)[0]], jnp.count_nonzero(new)
+
+
+_head = jit(lambda values, b: values[:b], static_argnums=(1,))
 
 
 def _layout(args, keep_masked=True):
@@ -286,46 +377,73 @@ def inplace(uf, v, other, fallback):
             r = uf(rec.full, _full(other))
         if np.can_cast(r._dtype, v._dtype, "same_kind"):
             rec.full = r if r._dtype == v._dtype else r.astype(v._dtype)
-            rec.positions = None
+            rec.positions = rec.lanes = None
             return v
     _materialise_all((v, other))
     return fallback(v, other)
 
 
+def among(index):
+    """Whether the index ``index`` is a masked value or a tuple holding one."""
+    return type(index) is MaskedValue or type(index) is tuple and any(
+        type(i) is MaskedValue for i in index)
+
+
+def _integer_index(index):
+    """The records of ``index`` when it is a masked integer value or a tuple of them of one
+    layout (bucketed first), else None."""
+    values = index if type(index) is tuple else (index,)
+    if not values or any(type(i) is not MaskedValue or i._dtype.kind not in "iu"
+                         for i in values):
+        return None
+    if _layout(values, keep_masked=False) is None:
+        return None
+    return [i._cache for i in values]
+
+
+def _checked(recs, shape):
+    """The bucketed integer indices ``recs`` (one per axis of ``shape``) with their true lanes
+    in bounds on the host (``_lanes``; NumPy's ``IndexError`` for the first axis that is not)."""
+    for axis, (rec, size) in enumerate(zip(recs, shape)):
+        indexing.check_bounds(_lanes(rec), size, axis)
+    return recs
+
+
 def getitem(x, index):
     """``x[index]`` when ``x`` or ``index`` is a masked value, a bucketed value when: ``index``
     is a boolean one of ``x``'s layout (both bucketed first; the true lanes' positions read on
-    the host, sync point "mask"; one gather per pair of buckets); or ``index`` an integer one
-    and ``x`` a 1-D device root (bucketed first; the true lanes bounds-checked on the host, sync
-    point "bounds", NumPy's ``IndexError``; one gather per size and bucket, the padding lanes
-    clamped), of ``index``'s layout. Else None, both materialised (the caller indexes as NumPy
-    does)."""
-    if type(index) is MaskedValue and isinstance(tracing.current_trace(), _jcore.EvalTrace):
-        if type(x) is MaskedValue and index._dtype == np.bool_:
+    the host, sync point "mask"; one gather per pair of buckets); or ``index`` an integer one,
+    or a tuple of them of one layout (``nonzero``'s), one per axis of ``x``, a device root with
+    no empty axis (bucketed first; the true lanes bounds-checked on the host, ``_lanes``,
+    NumPy's ``IndexError``; one gather per shape and bucket, the padding lanes clamped), of
+    ``index``'s layout. Else None, both materialised (the caller indexes as NumPy does)."""
+    if isinstance(tracing.current_trace(), _jcore.EvalTrace):
+        if type(x) is MaskedValue and type(index) is MaskedValue and index._dtype == np.bool_:
             rec = _layout((x, index), keep_masked=False)
             if rec is not None:
                 return _new(_compact(x._cache.full, _positions(index._cache)), x._dtype)
-        elif (type(x) is ndarray and index._dtype.kind in "iu" and len(x._shape) == 1
-              and x._shape[0] and not x._on_host):
-            rec = bucketize(index)._cache
-            indexing.check_bounds(_host(rec.full, "bounds")[:rec.length], x._shape[0], 0)
-            return _new(_Pending(ndarray._wrap(_take(x._value, rec.full._value)),
-                                 length=rec.length), x._dtype)
-    _materialise_all((x, index))
+        elif type(x) is ndarray and not x._on_host and all(x._shape):
+            recs = _integer_index(index)
+            if recs is not None and len(recs) == len(x._shape):
+                full = _take(x._value, *(r.full._value for r in _checked(recs, x._shape)))
+                return _new(_Pending(ndarray._wrap(full), length=recs[0].length), x._dtype)
+    _materialise_all((x,) + (index if type(index) is tuple else (index,)))
     return None
 
 
-_take = jit(lambda x, i: jnp.take(x, jnp.where(i < 0, i + x.shape[0], i), mode="clip"))
+_take = jit(lambda x, *index: x[tuple(jnp.clip(jnp.where(i < 0, i + n, i), 0, n - 1)
+                                      for i, n in zip(index, x.shape))])
 
 
 def setitem(target, index, value):
-    """``target[index] = value`` when ``value`` or ``index`` is a masked value; returns whether
-    it wrote (else both are materialised and the caller writes as NumPy does). Written here:
-    ``x[m] = x[m]``-like values (``value`` masked by ``index``, unchanged since, the target of
-    the mask's shape: ``write.assign_masked``); ``a[i] = v`` with ``i`` a masked or bucketed
-    integer value (bucketed), ``a`` a 1-D device root and ``v`` a scalar or a value of ``i``'s
-    layout: ``write.assign_lanes``, the padding lanes dropped, NumPy's ``IndexError`` for a
-    true lane out of bounds (the lanes read on the host, sync point "bounds")."""
+    """``target[index] = value`` when ``value`` or ``index`` is a masked value (or a tuple of
+    them); returns whether it wrote (else all are materialised and the caller writes as NumPy
+    does). Written here: ``x[m] = x[m]``-like values (``value`` masked by ``index``, unchanged
+    since, the target of the mask's shape: ``write.assign_masked``); ``a[i] = v`` with ``i`` a
+    masked or bucketed integer value or a tuple of them of one layout (``nonzero``'s), one per
+    axis of ``a``, a device root, and ``v`` a scalar or a value of ``i``'s layout:
+    ``write.assign_lanes``, the padding lanes dropped, NumPy's ``IndexError`` for a true lane
+    out of bounds (checked on the host, ``_lanes``)."""
     if type(value) is MaskedValue and type(index) is not MaskedValue:
         rec = value._cache
         if (rec.length is None and index is rec.source
@@ -333,17 +451,16 @@ def setitem(target, index, value):
                 and _errcheck.modes() is None and target._shape == rec.full._shape):
             write.assign_masked(target, rec.full, rec.mask)
             return True
-    elif (type(index) is MaskedValue and index._dtype.kind in "iu" and type(target) is ndarray
-          and target._base is None and len(target._shape) == 1 and not target._on_host
-          and isinstance(tracing.current_trace(), _jcore.EvalTrace)):
-        rec = _layout((index, value), keep_masked=False)
-        if rec is not None:
-            rec = index._cache
-            lanes = _host(rec.full, "bounds")[:rec.length]
-            indexing.check_bounds(lanes, target._shape[0], 0)
-            write.assign_lanes(target, rec.full, rec.length, _full(value))
+    if (type(target) is ndarray and target._base is None and not target._on_host
+            and isinstance(tracing.current_trace(), _jcore.EvalTrace)):
+        recs = _integer_index(index)
+        indices = index if type(index) is tuple else (index,)
+        if (recs is not None and len(recs) == len(target._shape)
+                and _layout(indices + (value,), keep_masked=False) is not None):
+            write.assign_lanes(target, [r.full for r in _checked(recs, target._shape)],
+                               recs[0].length, _full(value))
             return True
-    _materialise_all((index, value))
+    _materialise_all((value,) + (index if type(index) is tuple else (index,)))
     return False
 
 

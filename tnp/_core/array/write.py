@@ -462,16 +462,18 @@ def assign_masked(target, value, mask):
     return target
 
 
-def _write_lanes(ordered, root, index, n, value):
-    size = root.shape[0]
-    live = jnp.arange(index.shape[0]) < n
-    pos = jnp.where(live, jnp.where(index < 0, index + size, index), size)  # padding: dropped
+def _write_lanes(ordered, root, n, value, *index):
+    size = root.size
+    flat = 0
+    for i, s in zip(index, root.shape):  # (the position in the flattened root)
+        flat = flat * s + jnp.where(i < 0, i + s, i)
+    pos = jnp.where(jnp.arange(index[0].shape[0]) < n, flat, size)  # padding: dropped
     v = jnp.broadcast_to(numpy_cast(value, root.dtype), pos.shape)
     if not ordered:  # (NumPy's rule where scatters are unordered: the last true lane wins)
         ids = jnp.arange(pos.shape[0])
         winner = jnp.full(size + 1, -1, ids.dtype).at[pos].max(ids)
         pos = jnp.where(winner[pos] == ids, pos, size)
-    return root.at[pos].set(v, mode="drop")
+    return root.reshape(-1).at[pos].set(v, mode="drop").reshape(root.shape)
 
 
 @caches.kernel_cache
@@ -479,33 +481,33 @@ def _lanes_kernel(ordered):
     return jit(functools.partial(_write_lanes, ordered))
 
 
-def assign_lanes(target, index, n, value):
-    """``target[index[:n]] = value[:n]``: ``target`` a 1-D device root, ``index`` a bucket's
-    padded integer buffer (a tnp root; its true lanes the first ``n``, in bounds: the caller
-    checked), ``value`` a scalar or a buffer of ``index``'s bucket (``masked``'s bucketed
-    values). The padding lanes are dropped; one kernel per bucket (``n`` is an operand), cast
-    as NumPy's setitem casts, recorded lazily when recording (a loop's previous write on the
-    same line flushed first, as ``assign_masked``'s: one graph per bucket, not a chain), else
-    one eager write."""
+def assign_lanes(target, indices, n, value):
+    """``target[indices[0][:n], indices[1][:n], ...] = value[:n]``: ``target`` a device root,
+    ``indices`` one bucket's padded integer buffers (tnp roots), one per axis of ``target``
+    (their true lanes the first ``n``, in bounds: the caller checked), ``value`` a scalar or a
+    buffer of their bucket (``masked``'s bucketed values). The padding lanes are dropped; one
+    kernel per shape and bucket (``n`` is an operand), cast as NumPy's setitem casts, recorded
+    lazily when recording (a loop's previous write on the same line flushed first, as
+    ``assign_masked``'s: one graph per bucket, not a chain), else one eager write."""
     check_writeable((target,))
     v = (lazy.operand(value) if isinstance(value, ndarray)
          else host_value(value, target._dtype, element=True))
     warn_complex_to_real(v.dtype, target._dtype)
     kernel = _lanes_kernel(jax.default_backend() == "cpu")
     if lazy.recording():
-        idx = lazy.operand(index)
+        idx = [lazy.operand(i) for i in indices]
         line = lazy.cut()
         with lock_of(target):
             buf = target._buf
             if type(buf) is Node or type(buf) is ArrayImpl:
-                node = call(kernel, (buf, idx, n, v), target._shape, target._dtype)
+                node = call(kernel, (buf, n, v, *idx), target._shape, target._dtype)
                 rebind(target, node)
                 target._version += 1
                 lazy.mark(line, node)
                 node = None  # (a flush outputs the nodes held outside its graph)
                 lazy.bound(target)
                 return target
-    replace_root(target, kernel(target._value, index._value, n, lazy.value(v)))
+    replace_root(target, kernel(target._value, n, lazy.value(v), *(i._value for i in indices)))
     return target
 
 

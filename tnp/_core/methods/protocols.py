@@ -59,8 +59,8 @@ ndarray.__new__ = __new__
 
 @_protocol
 def __getitem__(self, /, index):
-    if masked.seen[0] and (type(self) is masked.MaskedValue or type(
-            index) is masked.MaskedValue):  # a compaction of a bucketed value stays bucketed
+    if masked.seen[0] and (type(self) is masked.MaskedValue or masked.among(
+            index)):  # a compaction of a bucketed value, a read by nonzero's: stay bucketed
         r = masked.getitem(self, index)
         if r is not None:
             return r
@@ -92,8 +92,8 @@ def __getitem__(self, /, index):
 def __setitem__(self, /, index, value):
     if tiers.following:  # a device value or index: a large host target goes to the device
         tiers.follow(self, value, index)
-    if masked.seen[0] and (type(value) is masked.MaskedValue or type(
-            index) is masked.MaskedValue) and masked.setitem(self, index, value):
+    if masked.seen[0] and (type(value) is masked.MaskedValue or masked.among(
+            index)) and masked.setitem(self, index, value):
         return  # x[mask] = f(x[mask], ...), a[bucketed] = v: a masked write
     write.assign(self, value, index=index)
 
