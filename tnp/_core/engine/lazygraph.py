@@ -44,7 +44,9 @@ from .jaxload import jax, jcore as _jcore
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
 LOCK = threading.RLock()
 _GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
-CHECKED = weakref.WeakSet()  # the pending graphs holding floating-point checks (``flush_checked``)
+# the pending graphs holding floating-point checks (its keys), in the order of their first check
+# (``flush_checked``)
+CHECKED = weakref.WeakKeyDictionary()
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
 # what forces a flush (``flush``'s ``reason``), for ``python -m tnp run --report``
 REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
@@ -125,7 +127,7 @@ class Graph:
         if check is not None:
             if self.checks is None:
                 self.checks, self.threads = [None] * n.index, set()
-                CHECKED.add(self)
+                CHECKED[self] = None
             self.threads.add(threading.get_ident())
         if self.checks is not None:
             self.checks.append(check)
@@ -154,8 +156,8 @@ class Graph:
             self.checks = ((self.checks or [None] * off)
                            + (h.checks or [None] * len(h.nodes)))
             self.threads = (self.threads or set()) | (h.threads or set())
-            CHECKED.discard(h)
-            CHECKED.add(self)
+            CHECKED.pop(h, None)
+            CHECKED.setdefault(self)
         self.nodes += h.nodes
         if self.due is None:
             self.due, self.why = h.due, h.why
@@ -185,7 +187,7 @@ def flush(g, reason):
             results = fn(*g.leaves * fn.copies)
             if reporting:
                 communication.ran(key, g.leaves)
-    CHECKED.discard(g)
+    CHECKED.pop(g, None)
     if len(results) > len(outs):  # the checks' flag (``fpcheck``)
         fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
                         {i: v for i, v in zip(outs, results)}, g.threads)
@@ -205,14 +207,14 @@ def flush(g, reason):
 
 def flush_checked(thread):
     """Flush the pending graphs holding floating-point checks that the thread ``thread`` (an
-    identity) recorded (``CHECKED``; reason "warnings"); one none of whose nodes is alive any
-    more (nothing to compute: never flushed) is dropped from ``CHECKED``."""
+    identity) recorded (``CHECKED``; reason "warnings"), in the order they were recorded; one
+    none of whose nodes is alive any more (nothing to compute: never flushed) is dropped."""
     with LOCK:
         for g in [g for g in CHECKED if thread in g.threads]:
             if any(r() is not None for r in g.nodes):
                 flush(g, "warnings")
             else:
-                CHECKED.discard(g)
+                CHECKED.pop(g, None)
 
 
 def store(root, buf):
