@@ -13,8 +13,8 @@ block restores (at its exit) or replaces (at a ``catch_warnings`` entry: work re
 the block warned before it in NumPy) the filters. An ``errstate`` entry needs nothing: each
 recorded operation keeps the error state of its statement.
 
-The edge is a test of two containers when nothing is pending (no checked graph, no unread flag),
-and is skipped for the blocks of tnp's, NumPy's and JAX's own code (their internal
+The edge is a test of two containers when nothing is pending (no checked graph, no unread flag:
+tens of nanoseconds), and is skipped for the blocks of tnp's, NumPy's and JAX's own code (their internal
 ``errstate(all='ignore')``, NumPy's replay in ``fpcheck``) and inside the lazy engine (its lock
 held: a flush). A thread's block delivers that thread's work only: NumPy's error state is per
 thread, and another thread's work warns at that thread's sync points and blocks.
@@ -36,28 +36,24 @@ from . import fpcheck, lazygraph
 
 _SKIP_DIRS = fpcheck._OWN_DIRS + (os.path.dirname(os.path.abspath(np.__file__)) + os.sep,)
 _SKIP_PACKAGES = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep)  # (not imported yet)
+# what is pending, tested by the hooks (C-level truth tests; both containers are mutated in
+# place, never rebound): the dict under ``lazygraph.CHECKED`` and ``fpcheck``'s records
+_GRAPHS, _RECORDS = lazygraph.CHECKED.data, fpcheck._PENDING
 
 
 def edge(filename):
-    """At a warnings block's edge in code of the file ``filename``: the current thread's pending
-    floating-point warnings given (module docstring)."""
-    if not (lazygraph.CHECKED or fpcheck._PENDING) or fpcheck.delivering():
-        return
-    if (lazygraph.LOCK._is_owned() or filename.startswith(_SKIP_DIRS)
+    """At a warnings block's edge in code of the file ``filename``, something pending: the
+    current thread's pending floating-point warnings given (module docstring)."""
+    if (fpcheck.delivering() or lazygraph.LOCK._is_owned() or filename.startswith(_SKIP_DIRS)
             or any(p in filename for p in _SKIP_PACKAGES)):
         return
     lazygraph.flush_checked(threading.get_ident())
     fpcheck.deliver(own=True)
 
 
-def _caller():
-    """The file of the code whose block enters or exits (the hook's caller's caller)."""
-    return sys._getframe(2).f_code.co_filename
-
-
 def install():
     """Wrap ``catch_warnings.__enter__``/``__exit__`` and ``errstate.__exit__``/``__call__``
-    (once)."""
+    (once); each calls ``edge`` only when something is pending."""
     cw, es = warnings.catch_warnings, np.errstate
     if getattr(cw.__exit__, "tnp_edge", False):
         return
@@ -65,35 +61,40 @@ def install():
 
     @functools.wraps(enter)
     def catch_enter(self):
-        edge(_caller())
+        if _GRAPHS or _RECORDS:
+            edge(sys._getframe(1).f_code.co_filename)
         return enter(self)
 
     @functools.wraps(exit_)
     def catch_exit(self, *exc_info):
         try:
-            edge(_caller())
+            if _GRAPHS or _RECORDS:
+                edge(sys._getframe(1).f_code.co_filename)
         finally:
             exit_(self, *exc_info)
 
     @functools.wraps(es_exit)
     def errstate_exit(self, *exc_info):
         try:
-            edge(_caller())
+            if _GRAPHS or _RECORDS:
+                edge(sys._getframe(1).f_code.co_filename)
         finally:
             es_exit(self, *exc_info)
 
     @functools.wraps(es_call)
     def errstate_call(self, func):
+        where = getattr(getattr(func, "__code__", None), "co_filename", "")
+
         @functools.wraps(func)
         def delivered(*args, **kwargs):
             try:
                 return func(*args, **kwargs)
             finally:
-                edge(getattr(getattr(func, "__code__", None), "co_filename", ""))
+                if _GRAPHS or _RECORDS:
+                    edge(where)
         return es_call(self, delivered)
 
     for f in (catch_enter, catch_exit, errstate_exit, errstate_call):
         f.tnp_edge = True
     cw.__enter__, cw.__exit__ = catch_enter, catch_exit
     es.__exit__, es.__call__ = errstate_exit, errstate_call
-
