@@ -64,7 +64,8 @@ REASONS = {"read": "a pending value read (by an operation not recorded lazily, o
            "warnings": "a warnings block's entry or exit (catch_warnings, pytest.warns, "
                        "errstate) with floating-point checks pending: its warnings land inside "
                        "the block"}
-_WAITS = frozenset({"read", "write", "jit", "warnings"})  # flushes whose values the program waits for
+# flushes whose values the program waits for
+_WAITS = frozenset({"read", "write", "jit", "warnings"})
 # whether the next graph to reach ``lazy.EARLY`` operations is flushed early (the program waited
 # on the device since the last early flush)
 early = [True]

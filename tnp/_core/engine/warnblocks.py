@@ -13,16 +13,16 @@ block restores (at its exit) or replaces (at a ``catch_warnings`` entry: work re
 the block warned before it in NumPy) the filters. An ``errstate`` entry needs nothing: each
 recorded operation keeps the error state of its statement.
 
-The edge is a test of two containers when nothing is pending (no checked graph, no unread flag:
-tens of nanoseconds), and is skipped for the blocks of tnp's, NumPy's and JAX's own code (their internal
-``errstate(all='ignore')``, NumPy's replay in ``fpcheck``) and inside the lazy engine (its lock
-held: a flush). A thread's block delivers that thread's work only: NumPy's error state is per
-thread, and another thread's work warns at that thread's sync points and blocks.
+The edge is a test of two containers when nothing is pending (no checked graph, no unread
+flag: tens of nanoseconds), and is skipped for the blocks of tnp's, NumPy's and JAX's own code
+(their internal ``errstate(all='ignore')``, NumPy's replay in ``fpcheck``) and inside the lazy
+engine (its lock held: a flush). A thread's block delivers that thread's work only: NumPy's
+error state is per thread, and another thread's work warns at that thread's sync points and
+blocks.
 
 The hooks wrap the standard library's and NumPy's methods at ``import tnp`` (``install``,
-called by ``lazy``); with
-nothing pending they call the originals and do nothing else, so ``warnings`` and ``errstate``
-behave for other code as before.
+called by ``lazy``); with nothing pending they call the originals and do nothing else, so
+``warnings`` and ``errstate`` behave for other code as before.
 """
 import functools
 import os
