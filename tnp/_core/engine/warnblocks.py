@@ -23,6 +23,12 @@ blocks.
 The hooks wrap the standard library's and NumPy's methods at ``import tnp`` (``install``,
 called by ``lazy``); with nothing pending they call the originals and do nothing else, so
 ``warnings`` and ``errstate`` behave for other code as before.
+
+Why the standard library's class: the block is what the program marks, and ``catch_warnings``
+is the one class every such block is (pytest's recorders subclass it; a program's own blocks
+use it). The alternatives give less: a sync per checked operation ('warn' at the statement)
+gives up lazy fusion; ``warnings.showwarning`` runs only once a warning is emitted (the missing
+event); a trace or audit hook sees no block exit and costs every line.
 """
 import functools
 import os
