@@ -1,7 +1,8 @@
 """NumPy's floating-point warnings of pending device work given at the edges of a warnings
 block, so that they land inside it: ``warnings.catch_warnings`` (``pytest.warns`` and pytest's
 recorder subclass it) at its entry and exit, ``numpy.errstate`` (tnp's ``errstate`` is NumPy's
-class) at its exit, as a ``with`` block or a decorator.
+class) at its exit, as a ``with`` block or a decorator, where it gives a callback or a
+category 'call', 'print' or 'log'.
 
 NumPy warns at the operation. On the device tier a recorded operation's check is computed in its
 fused graph and its warnings are given at the next sync point (``fpcheck``), so a block that
@@ -11,7 +12,11 @@ flushed (``lazygraph.flush_checked``, reason "warnings") and every flag of the t
 read, waiting (``fpcheck.deliver(own=True)``): the same delivery as a sync point's, before the
 block restores (at its exit) or replaces (at a ``catch_warnings`` entry: work recorded before
 the block warned before it in NumPy) the filters. An ``errstate`` entry needs nothing: each
-recorded operation keeps the error state of its statement.
+recorded operation keeps the error state of its statement. An ``errstate`` exit delivers where
+the block gave a callback, a log or prints (their calls are made by the block's end), not for
+'warn' and 'ignore': the filters do not change at its edges, so a warning has the same fate at
+the next sync point or ``catch_warnings`` edge, and a loop with an ``errstate(divide='ignore')``
+block per step keeps its fused graph (a flush per block costs 5-9x on such a loop).
 
 The edge is a test of two containers when nothing is pending (no checked graph, no unread
 flag: tens of nanoseconds), and is skipped for the blocks of tnp's, NumPy's and JAX's own code
@@ -37,6 +42,7 @@ import threading
 import warnings
 
 import numpy as np
+from numpy._core._ufunc_config import _Unspecified  # errstate's "no callback given"
 
 from . import fpcheck, lazygraph
 
@@ -45,6 +51,15 @@ _SKIP_PACKAGES = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep)  # (not i
 # what is pending, tested by the hooks (C-level truth tests; both containers are mutated in
 # place, never rebound): the dict under ``lazygraph.CHECKED`` and ``fpcheck``'s records
 _GRAPHS, _RECORDS = lazygraph.CHECKED.data, fpcheck._PENDING
+_EFFECTS = frozenset({"call", "print", "log"})
+
+
+def _effects(block):
+    """Whether the ``errstate`` ``block`` gives a callback or a mode that calls, prints or logs
+    (its exit delivers; an inner block inheriting them leaves it to the block giving them)."""
+    return (block._call is not _Unspecified or block._all in _EFFECTS or block._divide in _EFFECTS
+            or block._over in _EFFECTS or block._under in _EFFECTS
+            or block._invalid in _EFFECTS)
 
 
 def edge(filename):
@@ -59,7 +74,8 @@ def edge(filename):
 
 def install():
     """Wrap ``catch_warnings.__enter__``/``__exit__`` and ``errstate.__exit__``/``__call__``
-    (once); each calls ``edge`` only when something is pending."""
+    (once); each calls ``edge`` only when something is pending (and ``errstate``'s only for a
+    block that calls, prints or logs: ``_effects``)."""
     cw, es = warnings.catch_warnings, np.errstate
     if getattr(cw.__exit__, "tnp_edge", False):
         return
@@ -82,7 +98,7 @@ def install():
     @functools.wraps(es_exit)
     def errstate_exit(self, *exc_info):
         try:
-            if _GRAPHS or _RECORDS:
+            if (_GRAPHS or _RECORDS) and _effects(self):
                 edge(sys._getframe(1).f_code.co_filename)
         finally:
             es_exit(self, *exc_info)
@@ -96,7 +112,7 @@ def install():
             try:
                 return func(*args, **kwargs)
             finally:
-                if _GRAPHS or _RECORDS:
+                if (_GRAPHS or _RECORDS) and _effects(self):
                     edge(where)
         return es_call(self, delivered)
 
