@@ -174,9 +174,12 @@ def deliver(read=None, own=False):
         _wait(read)
     me = threading.get_ident()
     with _LOCK:
-        recs = (_PENDING[:] if read is None and not own else
-                [r for r in _PENDING if me in r.threads] if own else
-                [r for r in _PENDING if _ready(r.flag)])
+        if own:
+            recs = [r for r in _PENDING if me in r.threads]
+        elif read is not None:
+            recs = [r for r in _PENDING if _ready(r.flag)]
+        else:
+            recs = _PENDING[:]
         if len(recs) == len(_PENDING):
             del _PENDING[:]
         else:
