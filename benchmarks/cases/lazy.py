@@ -1,7 +1,12 @@
 """Lazy fusion (``tnp._core.engine.lazy``, on by default): eager tnp with lazy recording off
 ("tnp") and on ("tnp lazy") against NumPy, jax.numpy and tnp_ext.jit on 1e6 float64 elements: a
-chain of 20 elementwise operations and the sigmoid. Each case also counts, per call, the lazy
-flushes (XLA computations run for pending values) and the executables XLA built."""
+chain of 20 elementwise operations and the sigmoid, and the chain with each of its four rounds in
+a warnings block: ``errstate(under='ignore')`` (its exit leaves the graph fused) and
+``warnings.catch_warnings()`` (its edges deliver the pending warnings: a flush per block,
+``tnp._core.engine.warnblocks``). Each case also counts, per call, the lazy flushes (XLA
+computations run for pending values) and the executables XLA built."""
+import warnings
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -18,6 +23,24 @@ def chain(xp, x):
     y = x
     for _ in range(4):
         y = xp.sqrt(y * y + 1.0) * 0.5 - 0.25
+    return y
+
+
+def chain_in_errstate(xp, x):
+    """``chain``, each round in an ``errstate(under='ignore')`` block."""
+    y = x
+    for _ in range(4):
+        with np.errstate(under="ignore"):
+            y = xp.sqrt(y * y + 1.0) * 0.5 - 0.25
+    return y
+
+
+def chain_in_catch_warnings(xp, x):
+    """``chain``, each round in a ``warnings.catch_warnings()`` block."""
+    y = x
+    for _ in range(4):
+        with warnings.catch_warnings():
+            y = xp.sqrt(y * y + 1.0) * 0.5 - 0.25
     return y
 
 
@@ -62,4 +85,8 @@ def _make(program, n):
 def cases(quick):
     n = 100_000 if quick else 1_000_000
     return [Case("lazy", "chain of 20 elementwise ops", n, _make(chain, n), counts=counters),
-            Case("lazy", "sigmoid", n, _make(sigmoid, n), counts=counters)]
+            Case("lazy", "sigmoid", n, _make(sigmoid, n), counts=counters),
+            Case("lazy", "chain, each round in an errstate block", n,
+                 _make(chain_in_errstate, n), counts=counters),
+            Case("lazy", "chain, each round in a catch_warnings block", n,
+                 _make(chain_in_catch_warnings, n), counts=counters)]

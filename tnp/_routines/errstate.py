@@ -13,8 +13,10 @@ NumPy does; integer division by zero counts, as in NumPy. Modes 'warn' (NumPy's 
 computes one flag, read at a sync point once its graph is done (at the latest when the program
 reads a value computed from it), and a set flag has NumPy replay the graph's operations under
 the state each was recorded in (``tnp._core.engine.fpcheck``): NumPy's own warnings, delivered
-when the program reads a value. Under a JAX trace (``jax.jit``, ``tnp_ext.jit``) nothing is
-checked. README's diff-fp-warnings says what is not reported.
+when the program reads a value, or when a ``catch_warnings`` block (``pytest.warns``) of its
+thread begins or ends, or an ``errstate`` block giving a callback or 'call', 'print' or 'log'
+ends (``tnp._core.engine.warnblocks``). Under a JAX trace (``jax.jit``, ``tnp_ext.jit``)
+nothing is checked. README's diff-fp-warnings says what is not reported.
 """
 import numpy as np
 

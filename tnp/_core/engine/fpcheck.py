@@ -11,7 +11,8 @@ division's zero divisor (or minimum by -1), a float cast to an integer out of ra
 does not read it (``pending``): every named sync point (``syncs.record``: printing,
 ``__array__``, scalar conversion, ``item``, a bound or mask read...) delivers the flags of the
 graphs already done once the value it reads is computed (``deliver``: those it was computed
-from among them; a graph still running waits for a later sync point), the program's exit every
+from among them; a graph still running waits for a later sync point), a warnings block's entry
+and exit every flag of the work its thread recorded (``warnblocks``), the program's exit every
 flag, waiting for its graph; and a flush finding more than ``POLL`` records drops those whose
 flag is ready and false (``poll``, no wait). Only a set flag costs more: the graph's operations
 are evaluated again from its leaves (eagerly, in JAX) and each checked one is run by NumPy
@@ -94,8 +95,9 @@ def flag(checks, outs, operands, values):
 
 class _Record:
     """A flushed graph's flag and what its replay needs: its wiring, its leaves (arrays held
-    weakly), its checks, and its outputs' values (weakly) by node position."""
-    __slots__ = ("flag", "wiring", "leaves", "checks", "outputs")
+    weakly), its checks, and its outputs' values (weakly) by node position; ``threads``: the
+    identities of the threads that recorded its checks."""
+    __slots__ = ("flag", "wiring", "leaves", "checks", "outputs", "threads")
 
 
 def _weak(x):
@@ -114,11 +116,12 @@ def _strong(held):
 _GONE = object()
 
 
-def pending(found, wiring, leaves, checks, outputs):
+def pending(found, wiring, leaves, checks, outputs, threads):
     """Keep a flushed graph's flag ``found`` (a device boolean; for an eager call, its four
-    categories and no ``wiring``) until it is read; its leaves and outputs weakly."""
+    categories and no ``wiring``) until it is read; its leaves and outputs weakly; ``threads``:
+    those that recorded its checks."""
     rec = _Record()
-    rec.flag, rec.wiring, rec.checks = found, wiring, checks
+    rec.flag, rec.wiring, rec.checks, rec.threads = found, wiring, checks, threads
     rec.leaves = [_weak(x) for x in leaves]
     rec.outputs = {k: _weak(v) for k, v in outputs.items()}
     with _LOCK:
@@ -134,7 +137,7 @@ def eager(watch, found):
     if type(found) is not ArrayImpl and type(found) is not np.ndarray:
         return
     poll()
-    pending(found, None, (), [watch], {})
+    pending(found, None, (), [watch], {}, (threading.get_ident(),))
 
 
 POLL = 32  # pending records past which a flush drops those whose flag is known false
@@ -156,21 +159,28 @@ def _ready(x):
         return True
 
 
-def deliver(read=None):
+def deliver(read=None, own=False):
     """Give NumPy's warnings of the set flags (``_replay``), in the order flushed. At a sync
     point to the host (``lazy.sync``) ``read`` is the value the program reads, computed first:
     it is waited for (the read would wait for it), and then only the graphs already done are
     delivered, which include every graph it was computed from (a graph's flag is an output of
     its own execution, ready with the others), without waiting for graphs still running (their
-    warnings wait for a later sync point). With ``read`` None (the program's exit, a test's end)
-    every flag is read, waiting for its graph."""
-    if not _PENDING or getattr(_DELIVERING, "on", False):
+    warnings wait for a later sync point). With ``own`` (a warnings block's edge,
+    ``warnblocks``) every flag of the work the current thread recorded is read, waiting for its
+    graph; with neither (the program's exit, a test's end) every flag."""
+    if not _PENDING or delivering():
         return
     if read is not None:
         _wait(read)
+    me = threading.get_ident()
     with _LOCK:
-        recs = _PENDING[:] if read is None else [r for r in _PENDING if _ready(r.flag)]
-        if read is None:
+        if own:
+            recs = [r for r in _PENDING if me in r.threads]
+        elif read is not None:
+            recs = [r for r in _PENDING if _ready(r.flag)]
+        else:
+            recs = _PENDING[:]
+        if len(recs) == len(_PENDING):
             del _PENDING[:]
         else:
             taken = set(map(id, recs))
@@ -188,6 +198,11 @@ def deliver(read=None):
                     raise
     finally:
         _DELIVERING.on = False
+
+
+def delivering():
+    """Whether this thread is giving warnings now (``deliver``: NumPy's replay runs)."""
+    return getattr(_DELIVERING, "on", False)
 
 
 def _wait(x):

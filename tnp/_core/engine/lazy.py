@@ -44,7 +44,7 @@ import weakref
 import numpy as np
 
 from .. import settings
-from . import devices, fpcheck, lazygraph, lenses, syncs, tracing
+from . import devices, fpcheck, lazygraph, lenses, syncs, tracing, warnblocks
 from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
@@ -227,6 +227,7 @@ def sync(x):
 
 
 syncs.ON_SYNC.append(sync)
+warnblocks.install()  # (a warnings block's edges deliver too)
 
 
 def adopt(root):

@@ -24,7 +24,9 @@ computing each output from its own copy of the leaves costs fewer operations. An
 reason (``REASONS``; by program line under ``python -m tnp run --report``:
 ``syncs.note_flush``, with the collectives its executable runs: ``communication.ran``). A graph
 whose nodes carry floating-point checks (``checks``) returns one more output, its flag, which
-``fpcheck`` keeps until the program observes a value.
+``fpcheck`` keeps until the program observes a value; until its flush it is among ``CHECKED``
+(with the threads that recorded its checks: a warnings block's edge flushes its thread's,
+``warnblocks``).
 
 Recording into a graph and every transition of a node to its value happen under ``LOCK``.
 """
@@ -42,6 +44,9 @@ from .jaxload import jax, jcore as _jcore
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
 LOCK = threading.RLock()
 _GRAPHS = caches.KernelTable()  # graph structure -> its jax.jit (``_compiled``)
+# the pending graphs holding floating-point checks (its keys), in the order of their first check
+# (``flush_checked``)
+CHECKED = weakref.WeakKeyDictionary()
 STATS = {"recorded": 0, "flushes": 0, "graphs": 0}
 # what forces a flush (``flush``'s ``reason``), for ``python -m tnp run --report``
 REASONS = {"read": "a pending value read (by an operation not recorded lazily, or a sync point)",
@@ -55,8 +60,12 @@ REASONS = {"read": "a pending value read (by an operation not recorded lazily, o
                         "pending (a loop's next iteration: one cached graph per iteration)",
            "early": "the first pending graph after a wait reached TNP_LAZY_EARLY operations "
                     "(flushed at the next statement's first operation: the device computes it "
-                    "while the program records more)"}
-_WAITS = frozenset({"read", "write", "jit"})  # flushes whose values the program waits for
+                    "while the program records more)",
+           "warnings": "a warnings block's entry or exit (catch_warnings, pytest.warns, "
+                       "errstate) with floating-point checks pending: its warnings land inside "
+                       "the block"}
+# flushes whose values the program waits for
+_WAITS = frozenset({"read", "write", "jit", "warnings"})
 # whether the next graph to reach ``lazy.EARLY`` operations is flushed early (the program waited
 # on the device since the last early flush)
 early = [True]
@@ -82,15 +91,16 @@ class Graph:
     operands (``direct``: a computed node's value is held by the node too, never donated).
     ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``). ``checks``:
     per node, None or its floating-point check and the error state it was recorded in
-    (``fpcheck``), once a node has one (else None). ``rebound``: the positions of the leaves
-    an in-place write replaced in their root (``lazy.rebind``)."""
+    (``fpcheck``), once a node has one (else None), and ``threads``: the identities of the
+    threads that recorded them. ``rebound``: the positions of the leaves an in-place write
+    replaced in their root (``lazy.rebind``)."""
     __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
-                 "due", "why", "checks", "rebound")
+                 "due", "why", "checks", "threads", "rebound", "__weakref__")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
         self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
-        self.why = self.checks = None
+        self.why = self.checks = self.threads = None
         self.rebound = set()
 
     def leaf(self, a, key, kind, direct):
@@ -115,8 +125,11 @@ class Graph:
         floating-point check (``checks``)."""
         n.graph = self
         n.index = len(self.nodes)
-        if check is not None and self.checks is None:
-            self.checks = [None] * n.index
+        if check is not None:
+            if self.checks is None:
+                self.checks, self.threads = [None] * n.index, set()
+                CHECKED[self] = None
+            self.threads.add(threading.get_ident())
         if self.checks is not None:
             self.checks.append(check)
         r = _Ref(n, _died)
@@ -143,6 +156,9 @@ class Graph:
         if h.checks is not None or self.checks is not None:
             self.checks = ((self.checks or [None] * off)
                            + (h.checks or [None] * len(h.nodes)))
+            self.threads = (self.threads or set()) | (h.threads or set())
+            CHECKED.pop(h, None)
+            CHECKED.setdefault(self)
         self.nodes += h.nodes
         if self.due is None:
             self.due, self.why = h.due, h.why
@@ -172,9 +188,10 @@ def flush(g, reason):
             results = fn(*g.leaves * fn.copies)
             if reporting:
                 communication.ran(key, g.leaves)
+    CHECKED.pop(g, None)
     if len(results) > len(outs):  # the checks' flag (``fpcheck``)
         fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
-                        {i: v for i, v in zip(outs, results)})
+                        {i: v for i, v in zip(outs, results)}, g.threads)
         results = results[:-1]
     STATS["flushes"] += 1
     if reason in _WAITS:
@@ -187,6 +204,18 @@ def flush(g, reason):
         if r is not None and r._buf is n:
             store(r, v)
     return True
+
+
+def flush_checked(thread):
+    """Flush the pending graphs holding floating-point checks that the thread ``thread`` (an
+    identity) recorded (``CHECKED``; reason "warnings"), in the order they were recorded; one
+    none of whose nodes is alive any more (nothing to compute: never flushed) is dropped."""
+    with LOCK:
+        for g in [g for g in CHECKED if thread in g.threads]:
+            if any(r() is not None for r in g.nodes):
+                flush(g, "warnings")
+            else:
+                CHECKED.pop(g, None)
 
 
 def store(root, buf):
