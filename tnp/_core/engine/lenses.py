@@ -302,8 +302,9 @@ def host_set(chain, dyns, root, put):
         y = HOST_GETS[kind](static, x, dyn)
         if kind == "reshape" and y.size and not np.may_share_memory(y, x):
             copies.append((x, y))
-        elif kind == "diagonal" and x.flags.writeable:  # NumPy's diagonal is made read-only;
-            y.flags.writeable = True  # the tnp view is written only where it is writeable
+        elif kind in READ_ONLY_KINDS and x.flags.writeable:  # NumPy's diagonal and
+            y.flags.writeable = True  # broadcast_to are made read-only; the tnp view is
+            # written only where it is writeable
         x = y
     put(x)
     for src, copy in reversed(copies):

@@ -245,7 +245,8 @@ def compress(self, /, condition, axis=None, out=None):
 @_own
 def setflags(self, /, write=None, align=None, uic=None):
     if write:
-        if self._base is not None and not self._base._writeable:
+        if self._base is not None and not self._base._writeable and not \
+                storage.warns_on_write(self._base):
             raise ValueError("cannot set WRITEABLE flag to True of this array")
         storage.set_writeable(self, True)
     elif write is not None:
