@@ -2,7 +2,9 @@
 
 XLA has no strided views: the windows are gathered into a new, read-only array (a copy, so it
 costs window-size times the memory of a NumPy view). A host-tier array's windows are NumPy's,
-copied on the host (the same read-only copy, without the device)."""
+copied on the host (the same read-only copy, without the device). ``writeable=True`` gives a
+view instead (writes reach the array; reads gather): NumPy's strides over the bytes of a
+C-contiguous array."""
 import functools
 
 from .._core.engine.jaxload import jit, jnp
@@ -12,6 +14,7 @@ from .._core.dispatch import tiers
 from .._core.rules import probe
 from .._core.dispatch.fallback import module_getattr as _module_getattr
 from .._core.array import storage
+from .._core.array.flags import numpy_layout
 from .._core.array.ndarray import ndarray
 from .._core.array.subclasses import as_type_of
 from .._core.dispatch.np_doc import np_doc
@@ -30,7 +33,8 @@ def _windows(x, window_shape, axis):
 
 
 @np_doc(np.lib.stride_tricks.sliding_window_view, namespace="lib.stride_tricks",
-        notes="A read-only copy, not a strided view.")
+        notes="A read-only copy, not a strided view (writeable=True: a view of a "
+              "C-contiguous array).")
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
     x = asarray(x)
     window_shape = tuple(int(w) for w in (window_shape if np.iterable(window_shape) else
@@ -39,9 +43,8 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
     ph = probe.call(np.lib.stride_tricks.sliding_window_view, probe.Spec(x.shape, bool),
                     window_shape, axis)
     if writeable:
-        raise ValueError("tnp: sliding_window_view(writeable=True) is not supported (the "
-                         "result is a copy, not a view)")
-    if x._on_host:
+        r = _writeable_windows(x, window_shape, axis)
+    elif x._on_host:
         r = tiers.new_root(np.lib.stride_tricks.sliding_window_view(
             x._host(), window_shape, axis).copy())
     else:
@@ -54,7 +57,22 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         r = ndarray._wrap(out.reshape(ph.shape))
     if subok:  # a subclass's windows are of its class
         r = as_type_of(r, x)
-    storage.set_writeable(r, False)
+    if not writeable:
+        storage.set_writeable(r, False)
+    return r
+
+
+def _writeable_windows(x, window_shape, axis):
+    """``writeable=True``: a view whose writes reach ``x`` (NumPy's strides over ``x``'s
+    bytes: ``ndarray(shape, dtype, buffer=x, strides=...)``, the lens "strided"), for a
+    C-contiguous ``x``; as writeable as ``x`` is."""
+    if not x.flags.c_contiguous:
+        raise ValueError("tnp: sliding_window_view(writeable=True) needs a C-contiguous array "
+                         "(its windows are a strided view of its bytes); pass a copy, or "
+                         "writeable=False for a read-only copy of the windows")
+    w = np.lib.stride_tricks.sliding_window_view(numpy_layout(x), window_shape, axis)
+    r = ndarray(w.shape, x.dtype, buffer=x, offset=0, strides=w.strides)
+    storage.set_writeable(r, x.flags.writeable)
     return r
 
 

@@ -235,9 +235,12 @@ def _strided_get(static, x, _):  # ``tnp.ndarray(shape, dtype, buffer, offset, s
 
 
 def _strided_put(static, x, _, v):
+    """Only the bytes that change are written: elements of an overlapping view (a sliding
+    window's) share bytes, and a scatter of every element would write their old values too."""
     offset, shape, strides, dtype = static
-    return x.at[_strided_positions(offset, shape, strides, dtype.itemsize)].set(
-        _to_octets(v[..., None]))
+    pos = _strided_positions(offset, shape, strides, dtype.itemsize)
+    new = _to_octets(v[..., None])
+    return x.at[jnp.where(new != x[pos], pos, x.shape[0])].set(new, mode="drop")
 
 
 LENSES["strided"] = (_strided_get, _strided_put)
