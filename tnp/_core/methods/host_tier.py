@@ -10,7 +10,8 @@ import numpy as np
 
 from ..dispatch import host, subclass_results
 from ..dispatch.frontend import host_or_device
-from ..array import indexing
+from ..array import indexing, write
+from ..engine import lenses
 from ..array.ndarray import ndarray, numpy_value
 from ..array.subclasses import as_type_of
 
@@ -47,7 +48,10 @@ def getitem(a, index):
         return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
     shape = a._shape
     value = a._buf if a._base is None else a._host()
-    r = value[numpy_value(index, pull=True)]
+    idx = numpy_value(index, pull=True)
+    r = value[idx]
+    if type(r) is np.void and r.dtype.names is not None and a._writeable:
+        return _record(a, idx)
     if type(r) is np.ndarray and r.dtype != a._dtype and a._dtype.names:
         # several fields (``a[['x', 'y']]``): NumPy's view has a dtype of its own, which a tnp
         # view (its lenses keep the array's dtype) cannot hold: NumPy's value, read-only (a
@@ -56,6 +60,17 @@ def getitem(a, index):
         r.setflags(write=False)
         return r
     return result(a, r, lambda: _index_lenses(shape, index))
+
+
+def _record(a, idx):
+    """An element of the writeable structured host array ``a``: NumPy's void scalar, a view of
+    the root's own memory as NumPy's is (``x[0]['f'] = v`` writes ``x``), handed out as a
+    write (``write.writing``: under the root's lock, its version moved on). Its later writes
+    bypass the write path, which for a dtype only the host holds has no device copy or cache
+    to keep in step."""
+    root = a._root
+    with write.writing(root) as owner:
+        return (owner if a._base is None else lenses.host_get(*a._chain(), owner))[idx]
 
 
 def _index_lenses(shape, index):

@@ -67,7 +67,9 @@ def __getitem__(self, /, index):
     root = self._base
     if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
             self._shape) == 1:  # the host tier's element loop, at NumPy's cost
-        return self._buf[index]
+        r = self._buf[index]
+        if type(r) is not np.void:  # (a record: a view of the array, ``host_tier.getitem``)
+            return r
     if type((self if root is None else root)._buf) is np.ndarray and not (
             tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
         return host_tier.getitem(self, index)
