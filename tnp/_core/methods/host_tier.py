@@ -53,12 +53,9 @@ def getitem(a, index):
     if type(r) is np.void and r.dtype.names is not None and a._writeable:
         return _record(a, idx)
     if type(r) is np.ndarray and r.dtype != a._dtype and a._dtype.names:
-        # several fields (``a[['x', 'y']]``): NumPy's view has a dtype of its own, which a tnp
-        # view (its lenses keep the array's dtype) cannot hold: NumPy's value, read-only (a
-        # write would not reach ``a``)
-        r = host.wrap_new(r)
-        r.setflags(write=False)
-        return r
+        # several fields (``a[['x', 'y']]``): NumPy's view is ``a`` seen with a dtype of the
+        # same itemsize holding those fields at their offsets, a dtype view (writes reach ``a``)
+        return a.view(r.dtype)
     return result(a, r, lambda: _index_lenses(shape, index))
 
 
