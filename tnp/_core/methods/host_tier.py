@@ -10,7 +10,7 @@ import numpy as np
 
 from ..dispatch import host, subclass_results
 from ..dispatch.frontend import host_or_device
-from ..array import indexing, write
+from ..array import indexing, storage, write
 from ..engine import lenses
 from ..array.ndarray import ndarray, numpy_value
 from ..array.subclasses import as_type_of
@@ -42,20 +42,23 @@ def getitem(a, index):
     is a tnp view of it (``_host_view``), anything else (an element, a copy) is placed as a new
     array."""
     if type(index) is str and a._dtype.names and index in a._dtype.fields:
-        field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes
-        if field.subdtype is None:
-            return a._view(("field", (field, offset)), (), a._shape, field)
-        return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
+        field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes (of a
+        return a._view(("field", (field, offset)), (),  # subarray field: its elements)
+                       a._shape + field.shape, field.base)
     shape = a._shape
     value = a._buf if a._base is None else a._host()
     idx = numpy_value(index, pull=True)
     r = value[idx]
     if type(r) is np.void and r.dtype.names is not None and a._writeable:
         return _record(a, idx)
-    if type(r) is np.ndarray and r.dtype != a._dtype and a._dtype.names:
+    if type(index) is list and a._dtype.names and type(r) is np.ndarray and all(
+            type(k) is str for k in index):
         # several fields (``a[['x', 'y']]``): NumPy's view is ``a`` seen with a dtype of the
-        # same itemsize holding those fields at their offsets, a dtype view (writes reach ``a``)
-        return a.view(r.dtype)
+        # same itemsize holding those fields at their offsets, a dtype view (writes reach
+        # ``a``); with object fields NumPy's value, read-only (tnp's dtype views refuse them)
+        if r.dtype.hasobject:
+            return storage.set_writeable(host.wrap_new(r), False)
+        return a._view(("bitcast", (r.dtype, shape)), (), shape, r.dtype)
     return result(a, r, lambda: _index_lenses(shape, index))
 
 
