@@ -285,6 +285,12 @@ def _host_value(x, pull=False):
     return stand_ins.stand_in(x, numpy_value(x, True))
 
 
+def numpy_operand(x):
+    """``x`` as a NumPy function run on the host takes it (a device array copied; an array of a
+    user's subclass as its stand-in): what a callback called by NumPy's function returns."""
+    return _host_value(x, True)
+
+
 def _shared(r, args, hargs):
     """A result of a call only NumPy can run (a NumPy-only dtype) sharing memory with an input:
     the tnp input itself where NumPy returned it; a NumPy view of it (``trim_zeros`` of an
