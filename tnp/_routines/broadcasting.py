@@ -14,7 +14,8 @@ from .creation import asarray
 __all__ = ["broadcast_to", "broadcast_arrays", "broadcast_shapes", "broadcast"]
 
 
-@np_doc(np.broadcast_to, notes="A read-only view, as NumPy's.")
+@np_doc(np.broadcast_to, host_tier=False,  # (tnp's view on either tier: nothing copied)
+        notes="A read-only view, as NumPy's.")
 def broadcast_to(array, shape, subok=False):
     array = asarray(array)
     shape = probe.call(np.broadcast_to, probe.like(array), shape).shape  # NumPy's check
