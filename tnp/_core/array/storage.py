@@ -33,6 +33,23 @@ def set_writeable(a, writeable):
     return a
 
 
+# Roots made from memory NumPy would never make writeable (``frombuffer`` of ``bytes``): id ->
+# the root; ``setflags(write=True)`` refuses them, as NumPy does.
+_READ_ONLY_SOURCE = weakref.WeakValueDictionary()
+
+
+def set_read_only_source(a):
+    """Mark the read-only root ``a`` as made from memory NumPy cannot write (``bytes``): its
+    writeable flag cannot be set again. Returns ``a``."""
+    _READ_ONLY_SOURCE[id(a)] = a
+    return a
+
+
+def read_only_source(a):
+    """Whether ``a`` is a root marked by ``set_read_only_source``."""
+    return bool(_READ_ONLY_SOURCE) and _READ_ONLY_SOURCE.get(id(a)) is a
+
+
 def set_warn_on_write(a):
     """NumPy's ``a.flags._warn_on_write = True``: the writeable array ``a`` stays writeable for
     NumPy's purposes, but its first write warns (``DeprecationWarning``) and reading its
