@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine import lenses
 from . import host_threads, stand_ins, tiers
-from ..array import write
+from ..array import storage, write
 from ..array.ndarray import OnDevice, ndarray, numpy_value, refused_array_method
 from ..engine.tracing import in_trace
 
@@ -382,7 +382,9 @@ def _writeable_value(o, owner):
     writes): its root's own array, or a view of it; read-only where ``o`` is (its flag, or a
     read-only view such as ``broadcast_to``'s), so that NumPy refuses the write with its own
     error, as it does for a read-only array of its own."""
-    v = owner if o._base is None else lenses.host_get(*o._chain(), owner)
+    if not o._writeable:
+        storage.warned_write(o)  # NumPy's ``_warn_on_write``: it warns, then o is writeable
+    v = owner if o._base is None else lenses.host_get(*o._chain(), owner, o._writeable)
     if o._writeable:
         return v
     v = v.view()

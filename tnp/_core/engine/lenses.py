@@ -288,11 +288,16 @@ def strided_host(octets, offset, shape, strides, dtype):
     return np.ndarray(shape, dtype, octets, offset, strides)
 
 
-def host_get(chain, dyns, root):
-    """The view of the host array ``root`` through ``chain``, as a NumPy view of it."""
+def host_get(chain, dyns, root, writeable=False):
+    """The view of the host array ``root`` through ``chain``, as a NumPy view of it; with
+    ``writeable``, one NumPy can write where ``root`` is writeable (NumPy makes its diagonal
+    and broadcast_to read-only; the tnp view is written only where it is writeable)."""
     x = root
     for (kind, static), dyn in zip(chain, dyns):
-        x = HOST_GETS[kind](static, x, dyn)
+        y = HOST_GETS[kind](static, x, dyn)
+        if writeable and kind in READ_ONLY_KINDS and x.flags.writeable:
+            y.flags.writeable = True
+        x = y
     return x
 
 
@@ -305,9 +310,8 @@ def host_set(chain, dyns, root, put):
         y = HOST_GETS[kind](static, x, dyn)
         if kind == "reshape" and y.size and not np.may_share_memory(y, x):
             copies.append((x, y))
-        elif kind in READ_ONLY_KINDS and x.flags.writeable:  # NumPy's diagonal and
-            y.flags.writeable = True  # broadcast_to are made read-only; the tnp view is
-            # written only where it is writeable
+        elif kind in READ_ONLY_KINDS and x.flags.writeable:  # (as ``host_get``'s writeable)
+            y.flags.writeable = True
         x = y
     put(x)
     for src, copy in reversed(copies):
