@@ -7,6 +7,7 @@ chain of lenses from its root; lenses compose, so a view of a view writes throug
 donates the root's buffer so an eager write is in place on the device.
 """
 import functools
+import math
 
 from .jaxload import jit, jnp, lax
 import numpy as np
@@ -117,10 +118,24 @@ def _broadcast_get(shape, x, _):
 
 
 def _broadcast_put(shape, x, _, v):
-    """After setflags(write=True): elements sharing one base element keep the last written."""
-    v = v[(-1,) * (len(shape) - x.ndim)]
-    stretched = tuple(i for i, (n, m) in enumerate(zip(x.shape, v.shape)) if n == 1 and m != 1)
-    return v[tuple(slice(-1, None) if i in stretched else slice(None) for i in range(x.ndim))]
+    """After setflags(write=True) (or ``broadcast_arrays``' writeable views): a base element
+    takes the last of its copies in ``v`` that was changed (NumPy writes only the elements
+    assigned, all to the one base element), and keeps its value where none was."""
+    lead = len(shape) - x.ndim
+    axes = tuple(range(lead)) + tuple(lead + i for i, (n, m) in enumerate(
+        zip(x.shape, shape[lead:])) if n == 1 and m != 1)
+    if not axes:
+        return v.reshape(x.shape)
+    changed = v != jnp.broadcast_to(x, shape)
+    if jnp.issubdtype(v.dtype, jnp.inexact):  # (an unchanged NaN is not a change)
+        changed = changed & ~(jnp.isnan(v) & jnp.isnan(jnp.broadcast_to(x, shape)))
+    front = tuple(range(len(axes)))
+    vt, ct = jnp.moveaxis(v, axes, front), jnp.moveaxis(changed, axes, front)
+    k = math.prod(vt.shape[:len(axes)])
+    vt, ct = vt.reshape((k,) + vt.shape[len(axes):]), ct.reshape((k,) + ct.shape[len(axes):])
+    last = k - 1 - jnp.argmax(ct[::-1], axis=0)
+    pick = jnp.take_along_axis(vt, last[None], axis=0)[0]
+    return jnp.where(ct.any(axis=0), pick, x.reshape(pick.shape)).reshape(x.shape)
 
 
 def _to_octets(x):

@@ -1,0 +1,222 @@
+"""Views NumPy makes writeable, and the flags that govern it, as NumPy has them: the
+``_warn_on_write`` flag (``broadcast_arrays``' stretched results: writeable, warning once), a
+root NumPy cannot make writeable (``frombuffer`` of ``bytes``), ``sliding_window_view(...,
+writeable=True)``, a structured array's records, subarray fields and multi-field views (writes
+reach the array), ``broadcast_to`` of a list (a view, nothing copied), and ``apply_along_axis``
+handing its function arrays of the program's own kind. Each body returns what the program
+sees: values, flags, and the categories of the warnings given."""
+import warnings
+
+import numpy as np
+
+from engine import check
+
+
+def _warned(fn):
+    """``fn()``'s result and the category names of the warnings it gave, in order."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = fn()
+    return r, [w.category.__name__ for w in caught]
+
+
+def _raised(fn):
+    """The name of the exception ``fn()`` raised (None if none)."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        return type(e).__name__
+    return None
+
+
+def test_broadcast_arrays_warn_on_write():
+    def body(xp):
+        original = xp.array([1, 2, 3])
+        stretched, same = xp.broadcast_arrays(0, original)
+        flag, read = _warned(lambda: stretched.flags.writeable)
+        plain, plain_read = _warned(lambda: same.flags.writeable)
+        _, first = _warned(lambda: stretched.__setitem__(slice(None), 5))
+        again, after = _warned(lambda: stretched.flags.writeable)
+        view_flag, view_read = _warned(lambda: xp.broadcast_arrays(0, original)[0][1:]
+                                       .flags.writeable)
+        return (flag, read, plain, plain_read, first, again, after, view_flag, view_read,
+                stretched, original)
+    check(body)
+
+
+def test_broadcast_arrays_setflags_clears_warning():
+    def body(xp):
+        stretched = xp.broadcast_arrays(xp.arange(3), xp.zeros((2, 3)))[0]
+        stretched.flags.writeable = True
+        flag, read = _warned(lambda: stretched.flags.writeable)
+        _, written = _warned(lambda: stretched.__setitem__((0, 1), 7))
+        return flag, read, written, stretched
+    check(body)
+
+
+def test_broadcast_arrays_of_read_only_stays_read_only():
+    def body(xp):
+        original = xp.array([1, 2, 3])
+        original.flags.writeable = False
+        _, result = xp.broadcast_arrays(xp.zeros((2, 1)), original)
+        return _warned(lambda: result.flags.writeable), _raised(lambda: result.__setitem__(0, 1))
+    check(body)
+
+
+def test_warn_on_write_flag():
+    def body(xp):
+        a = xp.arange(10)
+        a.flags._warn_on_write = True
+        _, first = _warned(lambda: a.__setitem__(1, 10))
+        _, second = _warned(lambda: a.__setitem__(2, 10))
+        return first, second, a
+    check(body)
+
+
+def test_warn_on_write_flag_errors():
+    def body(xp):
+        a, b = xp.arange(3), xp.arange(3)
+        b.flags.writeable = False
+
+        def clear():
+            a.flags._warn_on_write = False
+
+        def set_read_only():
+            b.flags._warn_on_write = True
+        return _raised(clear), _raised(set_read_only)
+    check(body)
+
+
+def test_ufunc_out_broadcast_view_warns_and_writes():
+    def body(xp):
+        a = xp.arange(2)
+        u, v = xp.broadcast_arrays(a, xp.arange(4).reshape((2, 2)))
+        x = u + v
+        _, caught = _warned(lambda: u.__iadd__(v))
+        return x, u, a, caught
+    check(body)
+
+
+def test_frombuffer_of_bytes_cannot_be_made_writeable():
+    def body(xp):
+        vals = xp.frombuffer(b"\x00" * 16, "B")
+        view = vals[2:]
+        other = xp.frombuffer(bytearray(16), "B")
+        other.setflags(write=False)
+        other.setflags(write=True)
+        return (_raised(lambda: vals.setflags(write=True)),
+                _raised(lambda: view.setflags(write=True)), vals.flags.writeable,
+                other.flags.writeable)
+    check(body)
+
+
+def test_sliding_window_view_writeable():
+    def body(xp):
+        arr = xp.arange(5)
+        view = xp.lib.stride_tricks.sliding_window_view(arr, 2, writeable=True)
+        view[0, 1] = 3
+        view[3, 0] = 7
+        grid = xp.arange(12.0).reshape(3, 4)
+        windows = xp.lib.stride_tricks.sliding_window_view(grid, (2, 2), writeable=True)
+        windows[1, 1, 1, 1] = -1
+        windows[0, 0] += 1
+        return view.flags.writeable, view.strides, view, arr, windows.strides, grid
+    check(body)
+
+
+def test_sliding_window_view_writeable_of_read_only():
+    def body(xp):
+        arr = xp.arange(5)
+        arr.flags.writeable = False
+        view = xp.lib.stride_tricks.sliding_window_view(arr, 3, writeable=True)
+        return view.flags.writeable, _raised(lambda: view.__setitem__((0, 0), 1)), view
+    check(body)
+
+
+SUB = [("field", "i4", 10), ("struct", [("elem", "i4", 5)])]
+
+
+def test_record_writes_reach_the_array():
+    def body(xp):
+        x = xp.zeros(2, SUB)
+        x[0]["field"] = xp.ones(10, dtype="i4")
+        x[1]["struct"] = xp.ones(1, dtype=[("elem", "i4", 5)])
+        x[1:][0]["field"][3] = 7
+        return x["field"], x["struct"]["elem"]
+    check(body)
+
+
+def test_record_of_read_only_array_refused():
+    def body(xp):
+        x = xp.zeros(2, SUB)
+        x.flags.writeable = False
+        return _raised(lambda: x[0].__setitem__("field", 1)), x["field"]
+    check(body)
+
+
+def test_record_of_writeable_array_is_unhashable():
+    def body(xp):
+        a = xp.array([(1, 2), (1, 2)], dtype="i1,i2")
+        b = a.copy()
+        b.flags.writeable = False
+        return _raised(lambda: hash(a[0])), hash(b[0]) == hash(b[1])
+    check(body)
+
+
+def test_subarray_field_is_a_view():
+    def body(xp):
+        x = xp.zeros(2, dtype=[("f", "i4", (2, 3)), ("g", "f8")])
+        f = x["f"]
+        f[1, 0, 2] = 5
+        x["f"][0, 1] = 3
+        return f.shape, f.strides, f.base is x, x["f"], x["g"]
+    check(body)
+
+
+def test_multifield_index_is_a_view():
+    def body(xp):
+        a = xp.ones(4, dtype=[("a", "i4"), ("b", "f4"), ("c", "u4")])
+        v = a[1:][["c", "a"]]
+        v[1:] = (4, 5)
+        w = a[["a", "c"]]
+        return (v.dtype == w.dtype, str(v.dtype), w.base is a, a["a"], a["b"], a["c"],
+                v.flags.writeable)
+    check(body)
+
+
+def test_multifield_index_with_objects():
+    def body(xp):
+        dat = xp.zeros(3, [("A", "i"), ("B", "|O")])
+        return dat[["B", "A"]].dtype.names
+    check(body)
+
+
+def test_broadcast_to_of_a_list_is_a_view():
+    def body(xp):
+        a = xp.broadcast_to([0], (1 << 32, 2))
+        return a.shape, a.flags.writeable, [r.shape for r in xp.array_split(a, 4)]
+    check(body)
+
+
+def test_apply_along_axis_gives_the_programs_arrays():
+    def body(xp):
+        seen = []
+
+        def f1to2(x):
+            seen.append(type(x) is xp.ndarray)
+            return (x[::-1] * x[1:, None]).view(xp.ndarray)
+        a2d = xp.arange(6 * 3).reshape((6, 3))
+        return xp.apply_along_axis(f1to2, 0, a2d), all(seen)
+    check(body)
+
+
+def test_write_through_broadcast_to_after_setflags():
+    def body(xp):
+        a = xp.arange(12.0).reshape(3, 1, 4)
+        b = xp.broadcast_to(a, (2, 3, 5, 4))
+        b.setflags(write=True)
+        b[1, 2, 3, 1] = -1
+        b[0, 0, 1, 0] = 9
+        b[:, 1] = 4
+        return a, b
+    check(body)
