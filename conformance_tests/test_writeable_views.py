@@ -220,3 +220,13 @@ def test_write_through_broadcast_to_after_setflags():
         b[:, 1] = 4
         return a, b
     check(body)
+
+
+def test_index_object_whose_array_method_gives_the_programs_array():
+    def body(xp):
+        class ArrayLike:
+            def __array__(self, dtype=None, copy=None):
+                return xp.array(0)
+        a = xp.arange(6.0).reshape((2, 3))
+        return a[1, ArrayLike()], a[ArrayLike()]
+    check(body)

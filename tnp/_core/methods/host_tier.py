@@ -12,7 +12,7 @@ from ..dispatch import host, subclass_results
 from ..dispatch.frontend import host_or_device
 from ..array import indexing, storage, write
 from ..engine import lenses
-from ..array.ndarray import ndarray, numpy_value
+from ..array.ndarray import ndarray, numpy_value, refused_protocol_array
 from ..array.subclasses import as_type_of
 
 
@@ -48,7 +48,11 @@ def getitem(a, index):
     shape = a._shape
     value = a._buf if a._base is None else a._host()
     idx = numpy_value(index, pull=True)
-    r = value[idx]
+    try:
+        r = value[idx]
+    except ValueError as e:  # an index object's ``__array__`` returned a tnp array
+        idx = _protocol_index(idx, e)
+        r = value[idx]
     if type(r) is np.void and r.dtype.names is not None and a._writeable:
         return _record(a, idx)
     if type(index) is list and a._dtype.names and type(r) is np.ndarray and all(
@@ -60,6 +64,19 @@ def getitem(a, index):
             return storage.set_writeable(host.wrap_new(r), False)
         return a._view(("bitcast", (r.dtype, shape)), (), shape, r.dtype)
     return result(a, r, lambda: _index_lenses(shape, index))
+
+
+def _protocol_index(idx, error):
+    """The index ``idx`` whose NumPy parse failed with ``error``, each object in it whose
+    ``__array__`` returns a tnp array (``refused_protocol_array``) replaced by that array's
+    NumPy value; ``error`` re-raised where there is none."""
+    items = idx if type(idx) is tuple else (idx,)
+    conv = tuple(numpy_value(refused_protocol_array(k, error), pull=True)
+                 if hasattr(k, "__array__") and not isinstance(k, (np.ndarray, np.generic))
+                 else k for k in items)
+    if all(c is k for c, k in zip(conv, items)):
+        raise error
+    return conv if type(idx) is tuple else conv[0]
 
 
 def _record(a, idx):
