@@ -227,6 +227,9 @@ def test_index_object_whose_array_method_gives_the_programs_array():
         class ArrayLike:
             def __array__(self, dtype=None, copy=None):
                 return xp.array(0)
+        class NumPyArrayLike:
+            def __array__(self, dtype=None, copy=None):
+                return np.array([1, 0])
         a = xp.arange(6.0).reshape((2, 3))
-        return a[1, ArrayLike()], a[ArrayLike()]
+        return a[1, ArrayLike()], a[ArrayLike()], a[NumPyArrayLike()], a[1, NumPyArrayLike()]
     check(body)
