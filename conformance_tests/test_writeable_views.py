@@ -233,3 +233,9 @@ def test_index_object_whose_array_method_gives_the_programs_array():
         a = xp.arange(6.0).reshape((2, 3))
         return a[1, ArrayLike()], a[ArrayLike()], a[NumPyArrayLike()], a[1, NumPyArrayLike()]
     check(body)
+
+
+def test_ndarray_constructor_fills_objects_with_none():
+    def body(xp):
+        return [xp.ndarray(3, dtype=dt).tolist() for dt in (object, "O,O", "O,(3,)O", "(2,3)O")]
+    check(body)

@@ -31,14 +31,15 @@ def _protocol(fn):
 
 @staticmethod
 def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-    """Without a buffer: zeros (README's diff-empty). With one: the array NumPy makes over
+    """Without a buffer: ``empty``'s array (zeros, README's diff-empty; None for objects, as
+    NumPy fills them). With one: the array NumPy makes over
     the buffer's bytes (NumPy checks the arguments, on a placeholder of a tnp buffer's
     layout), a view (lens "strided") of a tnp buffer, writes reaching it; of another
     buffer, of a copy of its bytes, as ``frombuffer`` (README's diff-memory)."""
     if buffer is None:
         if strides is not None:  # NumPy's errors (its array is not kept)
             np.ndarray(shape, dtype, None, offset, strides, order)
-        return tnp.zeros(shape, dtype)
+        return tnp.empty(shape, dtype)
     if isinstance(buffer, ndarray):
         host = np.ndarray(shape, dtype, numpy_layout(buffer), offset, strides, order)
         octets = buffer.reshape(-1).view(np.uint8)  # C-contiguous: NumPy's check
