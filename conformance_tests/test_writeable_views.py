@@ -239,3 +239,11 @@ def test_ndarray_constructor_fills_objects_with_none():
     def body(xp):
         return [xp.ndarray(3, dtype=dt).tolist() for dt in (object, "O,O", "O,(3,)O", "(2,3)O")]
     check(body)
+
+
+def test_numpy_out_with_where_keeps_unwritten_values():
+    def body(xp):
+        o = np.full(3, -1.0)
+        r = np.add(xp.arange(3.0), 1, out=o, where=xp.array([True, False, True]))
+        return o.tolist(), r is o
+    check(body)
