@@ -247,3 +247,51 @@ def test_numpy_out_with_where_keeps_unwritten_values():
         r = np.add(xp.arange(3.0), 1, out=o, where=xp.array([True, False, True]))
         return o.tolist(), r is o
     check(body)
+
+
+def _as_strided(xp):
+    return (np.lib.stride_tricks.as_strided if xp is np else
+            xp.lib.stride_tricks.as_strided)
+
+
+def test_as_strided_is_a_view():
+    def body(xp):
+        st = _as_strided(xp)
+        a = xp.arange(10)
+        v = st(a[1:], shape=(3, 2), strides=(16, 8))
+        v[0, 1] = 99
+        w = st(a[::-1], shape=(4,), strides=(-16,))
+        w[1] = -5
+        b = xp.arange(12.0).reshape(3, 4).T
+        z = st(b, shape=(2, 2), strides=(8, 32))
+        r = st(xp.arange(3), shape=(2, 3), strides=(0, 8))
+        ro = xp.arange(3)
+        ro.flags.writeable = False
+        return (v, v.strides, v.flags.writeable, w, a, z, st(b), r,
+                st(ro, writeable=True).flags.writeable, st(a, writeable=False).flags.writeable)
+    check(body)
+
+
+def test_as_strided_subclass_only_with_subok():
+    def body(xp):
+        st = _as_strided(xp)
+
+        class Sub(xp.ndarray):
+            def __array_finalize__(self, obj):
+                self.info = getattr(obj, "info", "") + " finalized"
+        a = xp.arange(4).view(Sub)
+        plain = st(a, shape=(2,), strides=(16,))
+        kept = st(a, shape=(2,), strides=(16,), subok=True)
+        return type(plain) is xp.ndarray, type(kept) is Sub, kept.info, kept.view(xp.ndarray)
+    check(body)
+
+
+def test_as_strided_of_objects_and_their_fields():
+    def body(xp):
+        st = _as_strided(xp)
+        dt = np.dtype([("num", "i4"), ("obj", "O")])
+        a = xp.empty((4,), dtype=dt)
+        a["num"] = xp.arange(1, 5)
+        v = st(a, shape=(3, 4), strides=(0, a.itemsize))
+        return v["num"].tolist(), v["obj"].tolist(), a["obj"].tolist()
+    check(body)

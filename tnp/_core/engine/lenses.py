@@ -279,6 +279,10 @@ def _host_index(static, x, los):
 
 def _host_field(static, x, _):
     dtype, offset = static
+    if x.dtype.hasobject:  # NumPy views no references as another dtype: the field by name
+        for name, (fdt, foff, *_) in x.dtype.fields.items():
+            if foff == offset and fdt == dtype:
+                return x[name]
     field = np.dtype({"names": ["f"], "formats": [dtype], "offsets": [offset],
                       "itemsize": x.dtype.itemsize})
     return x.view(field)["f"]
