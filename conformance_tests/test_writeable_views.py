@@ -295,3 +295,22 @@ def test_as_strided_of_objects_and_their_fields():
         v = st(a, shape=(3, 4), strides=(0, a.itemsize))
         return v["num"].tolist(), v["obj"].tolist(), a["obj"].tolist()
     check(body)
+
+
+def test_setting_strides_of_a_view():
+    def body(xp):
+        x = xp.arange(10)
+
+        def make(size, offset, strides):
+            r = xp.ndarray([size], dtype=int, buffer=x, offset=offset * 8)
+            _, caught = _warned(lambda: setattr(r, "strides", (strides * 8,)))
+            return r, caught
+        a = xp.arange(12).reshape(3, 4)[:, 1:]
+        _, caught = _warned(lambda: setattr(a, "strides", (8, 32)))
+        a[0, 1] = -7
+        z = xp.array(0)
+        z.strides = ()
+        return (make(4, 4, -1), make(7, 3, 1), _raised(lambda: make(4, 4, -2)),
+                _raised(lambda: make(4, 2, -1)), a, a.strides, a.base, caught,
+                _raised(lambda: setattr(z, "strides", None)))
+    check(body)

@@ -95,3 +95,12 @@ def reshape_view(a, shape):
     a._shape = shape
     a._cache = None
     a._hview = None  # NumPy's view has the old shape
+
+
+def rechain_view(a, chain, dyns):
+    """The view ``a`` seen through another lens chain from its root, in place (``a.strides =
+    ...``, NumPy's checks done; the same shape and dtype); views taken of it before keep
+    their own chains."""
+    a._lens, a._dyn = chain, dyns
+    a._cache = None
+    a._hview = None
