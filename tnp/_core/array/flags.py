@@ -182,7 +182,7 @@ class Flags:
 
     @property
     def writeable(self):
-        if storage.warns_on_write(self._arr):
+        if not self._arr._writeable and storage.warns_on_write(self._arr):
             warnings.warn("future versions will not create a writeable array from "
                           "broadcast_array. Set the writable flag explicitly to avoid this "
                           "warning.", FutureWarning, stacklevel=2)

@@ -54,7 +54,7 @@ def getitem(a, index):
         idx = _protocol_index(idx, e)
         r = value[idx]
     if type(r) is np.void and r.dtype.names is not None and a._writeable:
-        return _record(a, idx)
+        return record(a, idx)
     if type(index) is list and a._dtype.names and type(r) is np.ndarray and all(
             type(k) is str for k in index):
         # several fields (``a[['x', 'y']]``): NumPy's view is ``a`` seen with a dtype of the
@@ -79,7 +79,7 @@ def _protocol_index(idx, error):
     return conv if type(idx) is tuple else conv[0]
 
 
-def _record(a, idx):
+def record(a, idx):
     """An element of the writeable structured host array ``a``: NumPy's void scalar, a view of
     the root's own memory as NumPy's is (``x[0]['f'] = v`` writes ``x``), handed out as a
     write (``write.writing``: under the root's lock, its version moved on). Its later writes

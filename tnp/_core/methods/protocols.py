@@ -23,6 +23,9 @@ from .interop import array_function, array_ufunc
 from .routines import tnp
 
 
+_VOID = np.void  # (the host element loop's one check: a record is a view, not a copy)
+
+
 def _protocol(fn):
     """Attach ``fn`` to ``ndarray`` under its name."""
     setattr(ndarray, fn.__name__, fn)
@@ -69,8 +72,9 @@ def __getitem__(self, /, index):
     if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
             self._shape) == 1:  # the host tier's element loop, at NumPy's cost
         r = self._buf[index]
-        if type(r) is not np.void:  # (a record: a view of the array, ``host_tier.getitem``)
+        if type(r) is not _VOID or not self._writeable or r.dtype.names is None:
             return r
+        return host_tier.record(self, index)  # a writeable array's record: a view of it
     if type((self if root is None else root)._buf) is np.ndarray and not (
             tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
         return host_tier.getitem(self, index)
