@@ -5,6 +5,7 @@ a missing name) is NumPy's as before. A fresh process for each start-up case."""
 import importlib
 import json
 import os
+import pickle
 import pkgutil
 import subprocess
 import sys
@@ -77,6 +78,35 @@ print(json.dumps(r))
                 np.sum(a, axis=1).tolist(), (a > 5).any(axis=1).tolist(),
                 a.argsort(axis=1).tolist()]
     assert _fresh(code) == expected
+
+
+@pytest.mark.parametrize("placement", ["device", "auto"])
+def test_numpy_ufunc_first_in_a_fresh_process_is_tnps(placement, monkeypatch):
+    """A NumPy ufunc called on a tnp array before the program named any tnp ufunc finds tnp's
+    (the ufunc table imported at that lookup), not the fallback path; a NumPy ``out`` with
+    ``where=`` keeps what it does not write and is returned; a pickled tnp ufunc loads in a
+    fresh process."""
+    code = """
+import json, warnings, numpy, tnp
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    o = numpy.full(3, -1.0)
+    r = numpy.add(tnp.arange(3.0), 1, out=o, where=tnp.array([True, False, True]))
+    s = numpy.sin(tnp.arange(3.0))
+print(json.dumps([o.tolist(), r is o, type(s).__module__, s.tolist(),
+                  [x.category.__name__ for x in w]]))
+"""
+    o = np.full(3, -1.0)
+    r = np.add(np.arange(3.0), 1, out=o, where=np.array([True, False, True]))
+    expected = [o.tolist(), r is o, "tnp._core.array.ndarray", np.sin(np.arange(3.0)).tolist(),
+                []]
+    monkeypatch.setenv("TNP_PLACEMENT", placement)
+    assert _fresh(code) == expected
+    pickled = pickle.dumps(tnp.multiply)
+    p = subprocess.run([sys.executable, "-c", "import pickle, sys, tnp\n"
+                        "print(pickle.loads(sys.stdin.buffer.read()) is tnp.multiply)"],
+                       input=pickled, capture_output=True, cwd=_REPO, timeout=300)
+    assert p.stdout.decode().strip() == "True", p.stderr.decode()
 
 
 def test_namespace_listing_before_and_after_loading():

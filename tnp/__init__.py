@@ -12,7 +12,7 @@ import numpy as _np
 from ._core.rules.errors import TnpFallbackWarning, TnpTracingError
 from ._core.array.ndarray import ndarray
 from ._core.methods import routines as _methods_routines
-from ._core.ufunc import ufunc
+from ._core.ufunc import ufunc, registry as _ufunc_registry
 from ._core.dispatch import fallback as _fallback, frontend as _frontend
 from ._core.dispatch.np_doc import REGISTRY as _REGISTRY
 from ._core.engine import jaxload as _jaxload
@@ -45,6 +45,10 @@ newaxis = None
 # the array's methods and operators call tnp's routines (``a.sum()`` is ``sum(a)``), looked up
 # here at the first call of each
 _methods_routines.register(_sys.modules[__name__])
+
+# NumPy's protocols find the tnp ufunc of a NumPy ufunc (``numpy.add(a, 1)``) in the ufunc
+# table, imported at the first such lookup if no name has imported it
+_ufunc_registry.defer(lambda: _load_family(_routines.OWNER["add"]))
 
 # NumPy's submodules, imported on first access (``tnp.linalg.norm`` or ``import tnp.linalg``).
 _SUBMODULES = ("fft", "lib", "linalg", "random", "testing")

@@ -21,7 +21,8 @@ _PUBLIC = {"numpy": "tnp", "numpy.linalg": "tnp.linalg", "numpy.fft": "tnp.fft",
 def _tnp_for(obj, name):
     """tnp's object for a public NumPy object, else None."""
     for npmod, tmod in (("numpy", "tnp"), ("numpy.linalg", "tnp.linalg"),
-                        ("numpy.fft", "tnp.fft"), ("numpy.random", "tnp.random")):
+                        ("numpy.fft", "tnp.fft"), ("numpy.random", "tnp.random"),
+                        ("numpy.lib.stride_tricks", "tnp.lib.stride_tricks")):
         m = importlib.import_module(npmod)
         if vars(m).get(name) is obj and name in getattr(m, "__all__", vars(m)):
             return getattr(importlib.import_module(tmod), name, None)

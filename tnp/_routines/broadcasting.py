@@ -5,6 +5,7 @@ import inspect
 import numpy as np
 
 from .._core.rules import probe
+from .._core.array import storage
 from .._core.array.ndarray import ndarray
 from .._core.array.subclasses import finalize
 from .._core.dispatch.np_doc import np_doc
@@ -13,7 +14,8 @@ from .creation import asarray
 __all__ = ["broadcast_to", "broadcast_arrays", "broadcast_shapes", "broadcast"]
 
 
-@np_doc(np.broadcast_to, notes="A read-only view, as NumPy's.")
+@np_doc(np.broadcast_to, host_tier=False,  # (tnp's view on either tier: nothing copied)
+        notes="A read-only view, as NumPy's.")
 def broadcast_to(array, shape, subok=False):
     array = asarray(array)
     shape = probe.call(np.broadcast_to, probe.like(array), shape).shape  # NumPy's check
@@ -24,14 +26,25 @@ def broadcast_to(array, shape, subok=False):
     return v
 
 
-@np_doc(np.broadcast_arrays, notes="Broadcast results are read-only views (broadcast_to).")
+@np_doc(np.broadcast_arrays, host_tier=False,  # (tnp's views on either tier)
+        notes="Broadcast results are views, writeable with NumPy's warnings, as NumPy's.")
 def broadcast_arrays(*args, subok=False):
     args = [asarray(a) for a in args]
     shape = np.broadcast_shapes(*(a.shape for a in args))
-    return tuple(broadcast_to(a, shape, subok) if a.shape != shape else
+    return tuple(_stretched(a, shape, subok) if a.shape != shape else
                  a if subok or type(a) is ndarray else  # a subclass's array as a plain view:
                  a._view(("reshape", (a.shape, a.shape)), (), a.shape, cls=ndarray)
                  for a in args)
+
+
+def _stretched(a, shape, subok):
+    """``broadcast_to``'s view of ``a``, writeable where ``a`` is, with NumPy's
+    ``_warn_on_write`` mark (a write warns, as reading its ``writeable`` flag does)."""
+    v = broadcast_to(a, shape, subok)
+    if a.flags._writeable_no_warn:
+        storage.set_writeable(v, True)
+        storage.set_warn_on_write(v)
+    return v
 
 
 @np_doc(np.broadcast_shapes)

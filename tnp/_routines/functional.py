@@ -18,7 +18,7 @@ from .._core.numerics.casting import cast
 from .._core.dispatch.fallback import from_numpy_tree, to_numpy_tree
 from .._core.array.ndarray import ndarray
 from .._core.dispatch.normalize import normalize_axis, to_jax
-from .._core.dispatch import subclass_results
+from .._core.dispatch import host, subclass_results
 from .._core.dispatch.np_doc import np_doc
 from .creation import asarray
 from .reshaping import expand_dims, moveaxis
@@ -26,7 +26,18 @@ from .reshaping import expand_dims, moveaxis
 __all__ = ["apply_along_axis", "apply_over_axes", "vectorize", "frompyfunc"]
 
 
-@np_doc(np.apply_along_axis, notes="Calls func1d once per 1-d slice, as NumPy does.")
+def _numpy_apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """NumPy's ``apply_along_axis`` on the host tier: ``func1d`` is given each slice as a tnp
+    array (a copy), as the program's other code sees arrays, and its result goes back to NumPy
+    as NumPy takes it."""
+    def on_tnp(x, *a, **k):
+        r = func1d(host.wrap_new(x.copy()), *a, **k)
+        return host.numpy_operand(r) if isinstance(r, ndarray) else r
+    return np.apply_along_axis(on_tnp, axis, arr, *args, **kwargs)
+
+
+@np_doc(np.apply_along_axis, host_fn=_numpy_apply_along_axis,
+        notes="Calls func1d once per 1-d slice, as NumPy does, with tnp arrays.")
 def apply_along_axis(func1d, axis, arr, *args, **kwargs):
     arr = asarray(arr)
     axis = normalize_axis(axis, arr.ndim)

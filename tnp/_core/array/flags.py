@@ -5,12 +5,13 @@ zero-data NumPy placeholder of its root (a C-contiguous array over a one-element
 with ``as_strided``; nothing of the root's size is allocated), so ``flags``, ``strides`` and
 ``shares_memory`` report what NumPy reports for the same program.
 """
+import warnings
 import weakref
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import indexing, write
+from . import indexing, storage, write
 from ..engine import lenses
 from ..rules import probe
 from .ndarray import ndarray
@@ -181,11 +182,30 @@ class Flags:
 
     @property
     def writeable(self):
+        if not self._arr._writeable and storage.warns_on_write(self._arr):
+            warnings.warn("future versions will not create a writeable array from "
+                          "broadcast_array. Set the writable flag explicitly to avoid this "
+                          "warning.", FutureWarning, stacklevel=2)
+            return True
         return self._arr._writeable
 
     @writeable.setter
     def writeable(self, value):
         self._arr.setflags(write=value)
+
+    @property
+    def _writeable_no_warn(self):
+        return self._arr._writeable or storage.warns_on_write(self._arr)
+
+    def _set_warn_on_write(self, value):
+        if not value:
+            raise ValueError("cannot clear '_warn_on_write', set writeable True to clear this "
+                             "private flag")
+        if not self._writeable_no_warn:
+            raise ValueError("cannot set '_warn_on_write' flag when 'writable' is False")
+        storage.set_warn_on_write(self._arr)
+
+    _warn_on_write = property(None, _set_warn_on_write)  # (write-only, as NumPy's)
 
     @property
     def owndata(self):

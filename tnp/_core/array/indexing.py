@@ -214,6 +214,10 @@ def _index_array(it):
         if a.dtype.kind in "biu" and not a.dtype.isnative:  # XLA takes native byte order only
             a = a.astype(a.dtype.newbyteorder("="))
         return a
+    if getattr(type(it), "__array__", None) is not None and not isinstance(it, np.generic):
+        a = it.__array__()  # an array-like (its array may be a tnp array: a class written for
+        if isinstance(a, (ndarray, np.ndarray)):  # ``import tnp as np``)
+            return _index_array(a)
     return None
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..rules import dtypes
 from ..engine import devices, lenses, syncs, tracing
-from . import roots
+from . import roots, storage
 
 _SET_CLASS = object.__dict__["__class__"].__set__  # (``_adopt``: past a masked value's own)
 
@@ -81,6 +81,9 @@ class ndarray:
         v._version = 0
         v._cache = None
         v._writeable = (self._writeable and writeable and lens[0] not in lenses.READ_ONLY_KINDS)
+        if not self._writeable:  # (NumPy's ``_warn_on_write`` passes to views)
+            storage.inherit_warn_on_write(v, self, writeable and lens[0] not in
+                                          lenses.READ_ONLY_KINDS)
         v._exported = False
         v._trace = None
         v._scalar = False
@@ -106,6 +109,8 @@ class ndarray:
         v._version = 0
         v._cache = None
         v._writeable = self._writeable
+        if not self._writeable:
+            storage.inherit_warn_on_write(v, self, True)
         v._exported = False
         v._trace = None
         v._scalar = False

@@ -49,7 +49,7 @@ from ..engine.jaxload import jax, jit, jnp, jcore as _jcore, ArrayImpl, JaxArray
 import numpy as np
 
 from ..engine import caches, lenses, tracing
-from . import indexing
+from . import indexing, storage
 from ..numerics.casting import numpy_cast, warn_complex_to_real
 from ..rules.dtypes import SUPPORTED, check_python_int
 from ..rules.errors import TnpTracingError
@@ -356,9 +356,12 @@ def _is_view_of(value, root, chain, dyns):
 def check_writeable(targets, readonly="assignment destination is read-only"):
     """The one read-only check of every write (``assign``, ``out=``, in-place methods): NumPy's
     ValueError ``readonly`` (the wording of the NumPy function writing) when one of ``targets``
-    (tnp arrays, None for none) is read-only, raised before anything is computed."""
+    (tnp arrays, None for none) is read-only, raised before anything is computed. An array
+    marked ``_warn_on_write`` (``storage``) warns as NumPy does and is written."""
     if any(t is not None and not t._writeable for t in targets):
-        raise ValueError(readonly)
+        for t in targets:
+            if t is not None and not t._writeable and not storage.warned_write(t):
+                raise ValueError(readonly)
 
 
 def assign(target, value, index=None, where=None,

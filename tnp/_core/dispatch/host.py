@@ -21,7 +21,7 @@ import numpy as np
 
 from ..engine import lenses
 from . import host_threads, stand_ins, tiers
-from ..array import write
+from ..array import storage, write
 from ..array.ndarray import OnDevice, ndarray, numpy_value, refused_array_method
 from ..engine.tracing import in_trace
 
@@ -285,6 +285,12 @@ def _host_value(x, pull=False):
     return stand_ins.stand_in(x, numpy_value(x, True))
 
 
+def numpy_operand(x):
+    """``x`` as a NumPy function run on the host takes it (a device array copied; an array of a
+    user's subclass as its stand-in): what a callback called by NumPy's function returns."""
+    return _host_value(x, True)
+
+
 def _shared(r, args, hargs):
     """A result of a call only NumPy can run (a NumPy-only dtype) sharing memory with an input:
     the tnp input itself where NumPy returned it; a NumPy view of it (``trim_zeros`` of an
@@ -376,7 +382,9 @@ def _writeable_value(o, owner):
     writes): its root's own array, or a view of it; read-only where ``o`` is (its flag, or a
     read-only view such as ``broadcast_to``'s), so that NumPy refuses the write with its own
     error, as it does for a read-only array of its own."""
-    v = owner if o._base is None else lenses.host_get(*o._chain(), owner)
+    if not o._writeable:
+        storage.warned_write(o)  # NumPy's ``_warn_on_write``: it warns, then o is writeable
+    v = owner if o._base is None else lenses.host_get(*o._chain(), owner, o._writeable)
     if o._writeable:
         return v
     v = v.view()

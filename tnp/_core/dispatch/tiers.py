@@ -46,7 +46,7 @@ import numpy as np
 
 from ..engine import devices
 from ..rules import dtypes
-from ..array import flags, write
+from ..array import flags, storage, write
 from ..array.ndarray import ndarray
 
 MODES = settings.BY_NAME["placement"].choices
@@ -154,6 +154,7 @@ def new_root(host, view_dtype=None):
     canon = dtypes.CANONICAL.get(dt)  # None: a dtype only the host can hold
     hflags = host.flags
     writeable = hflags.writeable
+    locked = not writeable and _never_writeable(host)
     if canon is None or (HOSTED and (host.size < THRESHOLD or large_on_host())) or (
             view_dtype is not None and host_only(view_dtype)):
         routing = True
@@ -165,7 +166,20 @@ def new_root(host, view_dtype=None):
         root = ndarray._wrap_host(buf, dt if canon is None else canon, writeable)
     else:
         root = ndarray._wrap(_owned(dtypes.native(host)), writeable)
+    if locked:
+        storage.set_read_only_source(root)
     return _layout(root, host)
+
+
+def _never_writeable(host):
+    """Whether NumPy refuses to make the read-only array ``host`` writeable (its memory is a
+    read-only buffer's: ``frombuffer`` of ``bytes``)."""
+    v = host.view()
+    try:
+        v.setflags(write=True)
+    except ValueError:
+        return True
+    return False
 
 
 def _layout(root, host):

@@ -7,6 +7,7 @@ chain of lenses from its root; lenses compose, so a view of a view writes throug
 donates the root's buffer so an eager write is in place on the device.
 """
 import functools
+import math
 
 from .jaxload import jit, jnp, lax
 import numpy as np
@@ -117,10 +118,24 @@ def _broadcast_get(shape, x, _):
 
 
 def _broadcast_put(shape, x, _, v):
-    """After setflags(write=True): elements sharing one base element keep the last written."""
-    v = v[(-1,) * (len(shape) - x.ndim)]
-    stretched = tuple(i for i, (n, m) in enumerate(zip(x.shape, v.shape)) if n == 1 and m != 1)
-    return v[tuple(slice(-1, None) if i in stretched else slice(None) for i in range(x.ndim))]
+    """After setflags(write=True) (or ``broadcast_arrays``' writeable views): a base element
+    takes the last of its copies in ``v`` that was changed (NumPy writes only the elements
+    assigned, all to the one base element), and keeps its value where none was."""
+    lead = len(shape) - x.ndim
+    axes = tuple(range(lead)) + tuple(lead + i for i, (n, m) in enumerate(
+        zip(x.shape, shape[lead:])) if n == 1 and m != 1)
+    if not axes:
+        return v.reshape(x.shape)
+    changed = v != jnp.broadcast_to(x, shape)
+    if jnp.issubdtype(v.dtype, jnp.inexact):  # (an unchanged NaN is not a change)
+        changed = changed & ~(jnp.isnan(v) & jnp.isnan(jnp.broadcast_to(x, shape)))
+    front = tuple(range(len(axes)))
+    vt, ct = jnp.moveaxis(v, axes, front), jnp.moveaxis(changed, axes, front)
+    k = math.prod(vt.shape[:len(axes)])
+    vt, ct = vt.reshape((k,) + vt.shape[len(axes):]), ct.reshape((k,) + ct.shape[len(axes):])
+    last = k - 1 - jnp.argmax(ct[::-1], axis=0)
+    pick = jnp.take_along_axis(vt, last[None], axis=0)[0]
+    return jnp.where(ct.any(axis=0), pick, x.reshape(pick.shape)).reshape(x.shape)
 
 
 def _to_octets(x):
@@ -235,9 +250,12 @@ def _strided_get(static, x, _):  # ``tnp.ndarray(shape, dtype, buffer, offset, s
 
 
 def _strided_put(static, x, _, v):
+    """Only the bytes that change are written: elements of an overlapping view (a sliding
+    window's) share bytes, and a scatter of every element would write their old values too."""
     offset, shape, strides, dtype = static
-    return x.at[_strided_positions(offset, shape, strides, dtype.itemsize)].set(
-        _to_octets(v[..., None]))
+    pos = _strided_positions(offset, shape, strides, dtype.itemsize)
+    new = _to_octets(v[..., None])
+    return x.at[jnp.where(new != x[pos], pos, x.shape[0])].set(new, mode="drop")
 
 
 LENSES["strided"] = (_strided_get, _strided_put)
@@ -261,6 +279,10 @@ def _host_index(static, x, los):
 
 def _host_field(static, x, _):
     dtype, offset = static
+    if x.dtype.hasobject:  # NumPy views no references as another dtype: the field by name
+        for name, (fdt, foff, *_) in x.dtype.fields.items():
+            if foff == offset and fdt == dtype:
+                return x[name]
     field = np.dtype({"names": ["f"], "formats": [dtype], "offsets": [offset],
                       "itemsize": x.dtype.itemsize})
     return x.view(field)["f"]
@@ -285,11 +307,16 @@ def strided_host(octets, offset, shape, strides, dtype):
     return np.ndarray(shape, dtype, octets, offset, strides)
 
 
-def host_get(chain, dyns, root):
-    """The view of the host array ``root`` through ``chain``, as a NumPy view of it."""
+def host_get(chain, dyns, root, writeable=False):
+    """The view of the host array ``root`` through ``chain``, as a NumPy view of it; with
+    ``writeable``, one NumPy can write where ``root`` is writeable (NumPy makes its diagonal
+    and broadcast_to read-only; the tnp view is written only where it is writeable)."""
     x = root
     for (kind, static), dyn in zip(chain, dyns):
-        x = HOST_GETS[kind](static, x, dyn)
+        y = HOST_GETS[kind](static, x, dyn)
+        if writeable and kind in READ_ONLY_KINDS and x.flags.writeable:
+            y.flags.writeable = True
+        x = y
     return x
 
 
@@ -302,8 +329,8 @@ def host_set(chain, dyns, root, put):
         y = HOST_GETS[kind](static, x, dyn)
         if kind == "reshape" and y.size and not np.may_share_memory(y, x):
             copies.append((x, y))
-        elif kind == "diagonal" and x.flags.writeable:  # NumPy's diagonal is made read-only;
-            y.flags.writeable = True  # the tnp view is written only where it is writeable
+        elif kind in READ_ONLY_KINDS and x.flags.writeable:  # (as ``host_get``'s writeable)
+            y.flags.writeable = True
         x = y
     put(x)
     for src, copy in reversed(copies):

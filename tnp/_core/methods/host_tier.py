@@ -10,8 +10,9 @@ import numpy as np
 
 from ..dispatch import host, subclass_results
 from ..dispatch.frontend import host_or_device
-from ..array import indexing
-from ..array.ndarray import ndarray, numpy_value
+from ..array import indexing, storage, write
+from ..engine import lenses
+from ..array.ndarray import ndarray, numpy_value, refused_protocol_array
 from ..array.subclasses import as_type_of
 
 
@@ -41,21 +42,52 @@ def getitem(a, index):
     is a tnp view of it (``_host_view``), anything else (an element, a copy) is placed as a new
     array."""
     if type(index) is str and a._dtype.names and index in a._dtype.fields:
-        field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes
-        if field.subdtype is None:
-            return a._view(("field", (field, offset)), (), a._shape, field)
-        return host.wrap_new(a._host()[index])  # a subarray field: NumPy's value, a copy
+        field, offset = a._dtype.fields[index][:2]  # a field: a view of its bytes (of a
+        return a._view(("field", (field, offset)), (),  # subarray field: its elements)
+                       a._shape + field.shape, field.base)
     shape = a._shape
     value = a._buf if a._base is None else a._host()
-    r = value[numpy_value(index, pull=True)]
-    if type(r) is np.ndarray and r.dtype != a._dtype and a._dtype.names:
-        # several fields (``a[['x', 'y']]``): NumPy's view has a dtype of its own, which a tnp
-        # view (its lenses keep the array's dtype) cannot hold: NumPy's value, read-only (a
-        # write would not reach ``a``)
-        r = host.wrap_new(r)
-        r.setflags(write=False)
-        return r
+    idx = numpy_value(index, pull=True)
+    try:
+        r = value[idx]
+    except ValueError as e:  # an index object's ``__array__`` returned a tnp array
+        idx = _protocol_index(idx, e)
+        r = value[idx]
+    if type(r) is np.void and r.dtype.names is not None and a._writeable:
+        return record(a, idx)
+    if type(index) is list and a._dtype.names and type(r) is np.ndarray and all(
+            type(k) is str for k in index):
+        # several fields (``a[['x', 'y']]``): NumPy's view is ``a`` seen with a dtype of the
+        # same itemsize holding those fields at their offsets, a dtype view (writes reach
+        # ``a``); with object fields NumPy's value, read-only (tnp's dtype views refuse them)
+        if r.dtype.hasobject:
+            return storage.set_writeable(host.wrap_new(r), False)
+        return a._view(("bitcast", (r.dtype, shape)), (), shape, r.dtype)
     return result(a, r, lambda: _index_lenses(shape, index))
+
+
+def _protocol_index(idx, error):
+    """The index ``idx`` whose NumPy parse failed with ``error``, each object in it whose
+    ``__array__`` returns a tnp array (``refused_protocol_array``) replaced by that array's
+    NumPy value; ``error`` re-raised where there is none."""
+    items = idx if type(idx) is tuple else (idx,)
+    conv = tuple(numpy_value(refused_protocol_array(k, error), pull=True)
+                 if hasattr(k, "__array__") and not isinstance(k, (np.ndarray, np.generic))
+                 else k for k in items)
+    if all(c is k for c, k in zip(conv, items)):
+        raise error
+    return conv if type(idx) is tuple else conv[0]
+
+
+def record(a, idx):
+    """An element of the writeable structured host array ``a``: NumPy's void scalar, a view of
+    the root's own memory as NumPy's is (``x[0]['f'] = v`` writes ``x``), handed out as a
+    write (``write.writing``: under the root's lock, its version moved on). Its later writes
+    bypass the write path, which for a dtype only the host holds has no device copy or cache
+    to keep in step."""
+    root = a._root
+    with write.writing(root) as owner:
+        return (owner if a._base is None else lenses.host_get(*a._chain(), owner))[idx]
 
 
 def _index_lenses(shape, index):

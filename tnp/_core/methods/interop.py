@@ -2,7 +2,7 @@
 implementation on the device and return tnp arrays."""
 import numpy as np
 
-from ..dispatch import fallback
+from ..dispatch import fallback, tiers
 from ..array import write
 from ..array.ndarray import ndarray
 from ..dispatch.np_doc import REGISTRY
@@ -41,14 +41,16 @@ def array_ufunc(np_ufunc, method, inputs, kwargs):
     if out is not None and type(out) is not tuple:  # one output array, as NumPy takes it
         out = (out,)
     if out is not None and any(isinstance(o, np.ndarray) for o in out):
-        # A NumPy array as out: compute on the device, then write the host array.
-        kwargs = dict(kwargs)
-        np_outs = kwargs.pop("out")
-        res = getattr(tnp_ufunc, method)(*inputs, **kwargs)
-        res = res if isinstance(res, tuple) else (res,)
-        for o, r in zip(np_outs, res):
-            np.copyto(o, r.__array__(), casting="unsafe")
-        return np_outs[0] if len(np_outs) == 1 else np_outs
+        # A NumPy array as out: tnp writes a tnp copy of it (what ``where=`` leaves unwritten
+        # keeps its values), then the NumPy array is written.
+        copies = tuple(tiers.new_root(o.copy()) if isinstance(o, np.ndarray) else o
+                       for o in out)
+        getattr(tnp_ufunc, method)(*inputs, **dict(kwargs, out=copies if len(copies) > 1
+                                                   else copies[0]))
+        for o, c in zip(out, copies):
+            if isinstance(o, np.ndarray):
+                np.copyto(o, c.__array__(), casting="unsafe")
+        return out[0] if len(out) == 1 else out
     if out is not None and len(out) == 1:
         kwargs = dict(kwargs, out=out[0])
     return getattr(tnp_ufunc, method)(*inputs, **kwargs)

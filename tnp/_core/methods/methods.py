@@ -245,7 +245,9 @@ def compress(self, /, condition, axis=None, out=None):
 @_own
 def setflags(self, /, write=None, align=None, uic=None):
     if write:
-        if self._base is not None and not self._base._writeable:
+        root = self._base if self._base is not None else self
+        if storage.read_only_source(root) or self._base is not None and not (
+                root._writeable or storage.warns_on_write(root)):
             raise ValueError("cannot set WRITEABLE flag to True of this array")
         storage.set_writeable(self, True)
     elif write is not None:

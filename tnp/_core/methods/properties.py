@@ -11,11 +11,11 @@ from ..engine.jaxload import jit, jnp, Tracer
 import numpy as np
 from numpy._core._internal import _ctypes as _numpy_ctypes  # what ``numpy.ndarray.ctypes`` is
 
-from ..engine import tracing
+from ..engine import lenses, tracing
 from ..rules import probe
 from ..rules.errors import TnpTracingError
 from ..array import storage, write
-from ..array.flags import Flags, FlatIter, numpy_layout
+from ..array.flags import Flags, FlatIter, numpy_layout, root_order
 from ..array.ndarray import ndarray
 from .routines import tnp
 
@@ -88,8 +88,39 @@ def _set_flat(self, value):
     self.flat[...] = value
 
 
+_STRIDES_DEPRECATED = ("Setting the strides on a NumPy array has been deprecated in NumPy "
+                       "2.4.\nAs an alternative, you can create a new view using "
+                       "np.lib.stride_tricks.as_strided.")
+
+
+def _set_strides(self, value):
+    """NumPy's deprecated ``a.strides = s``: its warning, and its checks against the memory of
+    ``a``'s root; a view becomes the view of its root's bytes with those strides (the lens
+    "strided", at the offset it has). An array owning its data keeps its own strides (tnp
+    cannot make a root a view): others raise ValueError, as does an object dtype."""
+    warnings.warn(_STRIDES_DEPRECATED, DeprecationWarning, stacklevel=2)
+    root = self._base if self._base is not None else self
+    mem = np.empty(root._shape, root._dtype)  # NumPy's memory of the root's extent
+    layout = mem if self._base is None else lenses.host_get(*self._chain(), mem)
+    view = layout.view()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        view.strides = value  # NumPy's errors
+    if view.strides == layout.strides:
+        return
+    if self._base is None or self._dtype.hasobject or root_order(root) is not None:
+        raise ValueError("tnp: an array that owns its data (or holds objects, or is laid out "
+                         "in a permuted order) keeps its strides; make a new view with "
+                         "numpy.lib.stride_tricks.as_strided")
+    octets = root.reshape(-1).view(np.uint8)
+    chain, dyns = octets._chain()
+    start = view.__array_interface__["data"][0] - mem.__array_interface__["data"][0]
+    storage.rechain_view(self, chain + (("strided", (start, view.shape, view.strides,
+                                                     self._dtype)),), dyns + ((),))
+
+
 ndarray.shape = property(_shape, _set_shape)
-ndarray.strides = property(_strides)
+ndarray.strides = property(_strides, _set_strides)
 ndarray.T = property(_T)
 ndarray.mT = property(_mT)
 ndarray.real = property(_real, _set_real)

@@ -23,6 +23,9 @@ from .interop import array_function, array_ufunc
 from .routines import tnp
 
 
+_VOID = np.void  # (the host element loop's one check: a record is a view, not a copy)
+
+
 def _protocol(fn):
     """Attach ``fn`` to ``ndarray`` under its name."""
     setattr(ndarray, fn.__name__, fn)
@@ -31,14 +34,15 @@ def _protocol(fn):
 
 @staticmethod
 def __new__(cls, shape, dtype=float, buffer=None, offset=0, strides=None, order=None):
-    """Without a buffer: zeros (README's diff-empty). With one: the array NumPy makes over
+    """Without a buffer: ``empty``'s array (zeros, README's diff-empty; None for objects, as
+    NumPy fills them). With one: the array NumPy makes over
     the buffer's bytes (NumPy checks the arguments, on a placeholder of a tnp buffer's
     layout), a view (lens "strided") of a tnp buffer, writes reaching it; of another
     buffer, of a copy of its bytes, as ``frombuffer`` (README's diff-memory)."""
     if buffer is None:
         if strides is not None:  # NumPy's errors (its array is not kept)
             np.ndarray(shape, dtype, None, offset, strides, order)
-        return tnp.zeros(shape, dtype)
+        return tnp.empty(shape, dtype)
     if isinstance(buffer, ndarray):
         host = np.ndarray(shape, dtype, numpy_layout(buffer), offset, strides, order)
         octets = buffer.reshape(-1).view(np.uint8)  # C-contiguous: NumPy's check
@@ -67,7 +71,10 @@ def __getitem__(self, /, index):
     root = self._base
     if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
             self._shape) == 1:  # the host tier's element loop, at NumPy's cost
-        return self._buf[index]
+        r = self._buf[index]
+        if type(r) is not _VOID or not self._writeable or r.dtype.names is None:
+            return r
+        return host_tier.record(self, index)  # a writeable array's record: a view of it
     if type((self if root is None else root)._buf) is np.ndarray and not (
             tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
         return host_tier.getitem(self, index)

@@ -13,7 +13,7 @@ DELEGATED = (  # ``methods``: methods that are the routine with the array as fir
 NAMES = DELEGATED + (
     # ``methods``, ``properties``, ``protocols``
     "asarray", "astype", "choose", "clip", "compress", "conjugate", "copy", "copyto",
-    "partition", "reshape", "sort", "transpose", "zeros",
+    "empty", "partition", "reshape", "sort", "transpose",
     # ``operators``: the ufuncs behind them, and what ``==`` answers without a loop
     "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power",
     "square", "matmul", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
