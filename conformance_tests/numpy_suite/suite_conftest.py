@@ -130,16 +130,37 @@ def _wall_over(signum, frame):
                          f"time (backstop of the {_TIMEOUT:g} s CPU-time limit)")
 
 
+def _lined(tb):
+    """The traceback ``tb`` without its entries that have no line number: a signal's exception
+    raised between two lines of a frame leaves one (``tb_lineno`` None), on which pytest's
+    failure report fails, an INTERNALERROR that ends the whole file's run."""
+    head = last = None
+    while tb is not None:
+        if tb.tb_lineno is not None:
+            if last is None:
+                head = tb
+            else:
+                last.tb_next = tb
+            last = tb
+        tb = tb.tb_next
+    if last is not None:
+        last.tb_next = None
+    return head
+
+
 def _timed():
     signal.signal(signal.SIGPROF, _cpu_over)
     signal.signal(signal.SIGALRM, _wall_over)
     signal.setitimer(signal.ITIMER_PROF, _TIMEOUT)
     signal.setitimer(signal.ITIMER_REAL, _WALL)
     try:
-        yield
+        outcome = yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
+    exc = outcome.exception
+    if isinstance(exc, PerTestTimeout):
+        exc.__traceback__ = _lined(exc.__traceback__)
 
 
 @pytest.hookimpl(hookwrapper=True)
