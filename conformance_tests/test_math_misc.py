@@ -9,8 +9,6 @@ from hypothesis import strategies as st
 from engine import check
 from strategies import ALL_DTYPES, COMPLEX, FLOATS, NUMERIC, array_and_dtype
 
-import tnp
-
 SPECIAL = np.array([0.0, -0.0, 1.5, -2.5, 0.125, np.nan, np.inf, -np.inf, 1e10, -3.75])
 
 

@@ -3,7 +3,6 @@ own would run the same is on the host tier NumPy's (``host_tier.method``); the r
 own (views, exports, pickling, in-place resizing). Methods that are a routine with the array as
 first argument (``routines.DELEGATED``) call that routine's entry."""
 import functools
-import inspect
 import math
 import operator
 import sys

@@ -32,7 +32,7 @@ from ..array.ndarray import ndarray
 from ..dispatch.normalize import out_arrays, where_mask
 from . import fast_path, loops, reduction_bodies, reductions, registry
 from .loops import fits, is_tracer
-from .overrides import NO_OVERRIDE, array_wrap, dispatch, override_call
+from .overrides import NO_OVERRIDE, array_wrap, override_call
 
 _NO_VALUE = np._NoValue
 _RECORDED = object()  # ``_run``'s mark of a recorded call
