@@ -18,6 +18,7 @@ Where NumPy returns a NumPy scalar (``np.float64``), tnp returns a 0-d ``tnp.nda
 (or a NumPy scalar: np.int64 for np.longlong): accepted, with NumPy's dtype. A Python float
 is not.
 """
+import contextlib
 import math
 import os
 import warnings
@@ -62,6 +63,24 @@ def ftz_xfail(reason):
     values)."""
     return pytest.mark.xfail(reason=reason,
                              strict=jax.default_backend() == "cpu" and not _NUMPY_TIER_FORCED)
+
+
+@contextlib.contextmanager
+def recorded_errcall(mode):
+    """NumPy's error callback for an ``errstate`` block of ``mode``: for 'log' an object whose
+    ``write`` NumPy calls, else a function NumPy calls; each records into the list yielded
+    (``("log", text)``, ``("call", what, bits)``). The previous callback is put back."""
+    seen = []
+
+    class Log:
+        def write(self, s):
+            seen.append(("log", s))
+    old = np.seterrcall(Log() if mode == "log" else
+                        (lambda what, bits: seen.append(("call", what, bits))))
+    try:
+        yield seen
+    finally:
+        np.seterrcall(old)
 
 
 def numpy_from_dlpack(a):

@@ -16,6 +16,8 @@ import pytest
 import tnp
 from tnp._core.engine import lazy
 
+from engine import recorded_errcall
+
 BIG = 100_000  # over the host tier's threshold: the device tier in the default placement too
 SIZES = pytest.mark.parametrize("n", [4, BIG])
 
@@ -89,16 +91,9 @@ def _errstate_block(xp, mode, n, capfd):
     the exit of the ``catch_warnings`` block around it (tnp's errstate exit delivers for
     'call', 'print' and 'log'; a warning's filters are the enclosing block's either way), the
     error."""
-    seen = []
-
-    class Log:
-        def write(self, s):
-            seen.append(("log", s))
     capfd.readouterr()
-    old = numpy.seterrcall(Log() if mode == "log" else
-                           (lambda what, bits: seen.append(("call", what, bits))))
     error = r = s = None
-    try:
+    with recorded_errcall(mode) as seen:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -110,8 +105,6 @@ def _errstate_block(xp, mode, n, capfd):
             seen_by_exit = seen[:]
             printed = capfd.readouterr().err
         warned = _said(caught)
-    finally:
-        numpy.seterrcall(old)
     del r, s
     return warned, seen_by_exit, printed, error
 

@@ -11,6 +11,8 @@ import pytest
 
 import tnp
 
+from engine import recorded_errcall
+
 MODES = ("ignore", "warn", "raise", "call", "print", "log")
 BIG = 100_000  # over the host tier's threshold: the device tier in the default placement too
 
@@ -73,17 +75,9 @@ def outcome(xp, fn, mode, capfd):
     """What ``fn(xp)`` gives under ``errstate(all=mode, under='ignore')``, its results
     observed after the block: the warnings (category, message), the log and call records,
     what was printed, the FloatingPointError's message, and the results."""
-    seen = []
-
-    class Log:
-        def write(self, s):
-            seen.append(("log", s))
-
     capfd.readouterr()
-    old = numpy.seterrcall(Log() if mode == "log" else
-                           (lambda what, bits: seen.append(("call", what, bits))))
     error = results = None
-    try:
+    with recorded_errcall(mode) as seen:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -92,8 +86,6 @@ def outcome(xp, fn, mode, capfd):
                 results = [numpy.asarray(x) for x in (r if isinstance(r, tuple) else (r,))]
             except FloatingPointError as e:
                 error = str(e)
-    finally:
-        numpy.seterrcall(old)
     warned = [(w.category, str(w.message)) for w in caught
               if issubclass(w.category, RuntimeWarning)]
     return warned, seen, capfd.readouterr().err, error, results

@@ -90,16 +90,22 @@ def test_subclass_priority(placement):
     check(body)
 
 
+def _counting_wrap(xp):
+    """A subclass of ``xp.ndarray`` whose own ``__array_wrap__`` counts its calls."""
+    class Wrapped(xp.ndarray):
+        calls = 0
+
+        def __array_wrap__(self, new, context=None, return_scalar=False):
+            type(self).calls += 1
+            return super().__array_wrap__(new, context, return_scalar)
+    return Wrapped
+
+
 def test_subclass_array_wrap_called(placement):
     """A subclass's own ``__array_wrap__`` is called by NumPy's ufuncs and their methods
     (``sum``: ``add.reduce``), once per result."""
     def body(xp):
-        class Wrapped(xp.ndarray):
-            calls = 0
-
-            def __array_wrap__(self, new, context=None, return_scalar=False):
-                type(self).calls += 1
-                return super().__array_wrap__(new, context, return_scalar)
+        Wrapped = _counting_wrap(xp)
         a = xp.asarray(F).view(Wrapped)
         r1, r2, r3 = a == xp.zeros((3, 4)), xp.add(xp.ones(4), a), xp.sum(a)
         return type(r1).__name__, type(r2).__name__, r3, Wrapped.calls
@@ -169,12 +175,7 @@ def test_subclass_comparisons_wrap(placement, dtypes):
     ufunc's (NumPy wraps each field's comparison of several: not matched)."""
 
     def body(xp):
-        class Wrapped(xp.ndarray):
-            calls = 0
-
-            def __array_wrap__(self, new, context=None, return_scalar=False):
-                type(self).calls += 1
-                return super().__array_wrap__(new, context, return_scalar)
+        Wrapped = _counting_wrap(xp)
         plain = xp.zeros(3, dtype=dtypes[0])
         sub = xp.zeros(3, dtype=dtypes[1]).view(Wrapped)
         rs = [plain == sub, sub != plain]
