@@ -256,10 +256,16 @@ def host_value(value, dtype, ndmax=None, element=False):
             return host_value(refused_protocol_array(value, e), dtype, ndmax, element)
     arr = value
     if arr.dtype not in SUPPORTED:  # strings, objects, dates, long doubles...: NumPy converts
-        tmp = np.empty(arr.shape, dtype)  # them into the target dtype (or raises its error)
-        tmp[...] = arr
-        return tmp
+        return _setitem_cast(arr, dtype)  # them into the target dtype (or raises its error)
     return arr
+
+
+def _setitem_cast(v, dtype):
+    """The NumPy array ``v`` converted into ``dtype`` as NumPy's setitem converts it (its
+    errors), whole, before anything is written."""
+    out = np.empty(v.shape, dtype)
+    out[...] = v
+    return out
 
 
 @caches.kernel_cache
@@ -579,9 +585,7 @@ def _converted(v, dtype):
     element and could fail midway (strings or objects into numbers: NumPy keeps the elements
     written before the bad one); a write that fails leaves its target as it was."""
     if type(v) is np.ndarray and v.dtype.kind in "USO" and dtype.kind not in "USOV":
-        tmp = np.empty(v.shape, dtype)
-        tmp[...] = v
-        return tmp
+        return _setitem_cast(v, dtype)
     return v
 
 
