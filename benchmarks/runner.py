@@ -3,7 +3,9 @@
 A case gives, per implementation name (usually "numpy", "jax", "jax.jit", "tnp", "tnp_ext.jit";
 a case may add its own), a zero-argument callable built from shared inputs. Each is warmed up
 (compiles), then the implementations are timed in turns, ``repeats`` samples each, with JAX
-results blocked on; medians and ratios are reported.
+results blocked on; medians and ratios are reported. The turns rotate and every other round
+runs backwards, so no implementation always follows the same one (the one after a close
+relative ran warmer: "tnp lazy fp off" after "tnp lazy" read 1.10 where, swapped, 0.97-1.02).
 """
 import contextlib
 import dataclasses
@@ -87,7 +89,8 @@ def _run_case(case, repeats, sample_s, warmup):
     samples = {impl: [] for impl in fns}
     impls = list(fns)
     for r in range(repeats):
-        for impl in impls[r % len(impls):] + impls[:r % len(impls)]:
+        turn = impls[r % len(impls):] + impls[:r % len(impls)]
+        for impl in turn[::-1] if r % 2 else turn:
             fn, n = fns[impl], numbers[impl]
             block(fn())  # untimed: wakes the thread pools the previous implementation idled
             t0 = time.perf_counter()

@@ -45,6 +45,7 @@ import numpy as np
 
 from .. import settings
 from . import devices, fpcheck, lazygraph, lenses, syncs, tracing, warnblocks
+from .valueranges import dtype_range
 from .lazygraph import LOCK as _LOCK, REASONS, STATS  # noqa: F401 (REASONS: lazy's API)
 from ..rules import dtypes, probe
 from .jaxload import jax, jcore as _jcore, ArrayImpl
@@ -53,6 +54,7 @@ on = LIMIT = BYTES = EARLY = None
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 _INT = frozenset({int})
+_DTYPE_RANGES = {}  # integer or boolean dtype -> the range of its values (``_new``)
 # the directories of tnp's own frames, skipped when finding the program's statement
 _OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -144,8 +146,11 @@ def record(kernel, values, core=False):
             aval = _abstract(kernel, fn, values)
         except (TypeError, ValueError, IndexError):  # the eager call raises NumPy's error
             return None
-        return None if aval is None else _new(fn, values, *aval,
-                                              fpcheck.state(getattr(kernel, "fp_check", None)))
+        if aval is None:
+            return None
+        rule = getattr(kernel, "fp_range", None)  # (a contracting ufunc's, per length)
+        return _new(fn, values, *aval, fpcheck.state(getattr(kernel, "fp_check", None)),
+                    rule and values[0].shape and rule(values[0].shape[-1]))
     try:
         shape = shapes[0] if len(shapes) == 1 or (
             len(shapes) == 2 and shapes[0] == shapes[1]) else np.broadcast_shapes(*shapes)
@@ -156,21 +161,23 @@ def record(kernel, values, core=False):
         dt = own[1] = np.dtype(jax.eval_shape(fn, *(
             jax.ShapeDtypeStruct(v.shape, v.dtype) if type(v) is Node or type(v) is _Read
             else v for v in values)).dtype)
-    return _new(fn, values, shape, dt, fpcheck.state(getattr(kernel, "fp_check", None)))
+    return _new(fn, values, shape, dt, fpcheck.state(getattr(kernel, "fp_check", None)),
+                getattr(kernel, "fp_range", None))
 
 
-def call(kernel, args, shape=None, dtype=None, check=None):
+def call(kernel, args, shape=None, dtype=None, check=None, rule=None):
     """A node for ``kernel(*args)`` (a ``jax.jit`` whose function returns one array; args:
     concrete arrays, nodes, or pytrees without nodes, such as None or a lens's offsets). The
     result's shape and dtype are the caller's (decided as NumPy decides them) or, when not
     given, JAX's (``jax.eval_shape``, cached: an error of the call is raised here). None when
-    the result is not one array. ``check``: its floating-point check (``fpcheck``)."""
+    the result is not one array. ``check``: its floating-point check (``fpcheck``); ``rule``:
+    its result's range rule (``valueranges``)."""
     if shape is None:
         aval = _abstract(kernel, kernel.__wrapped__, args)
         if aval is None:
             return None
         shape, dtype = aval
-    return _new(kernel.__wrapped__, tuple(args), shape, dtype, fpcheck.state(check))
+    return _new(kernel.__wrapped__, tuple(args), shape, dtype, fpcheck.state(check), rule)
 
 
 def operand(a):
@@ -311,11 +318,17 @@ def _moved(g):
     return False
 
 
-def _new(fn, args, shape, dtype, check=None):
+def _new(fn, args, shape, dtype, check=None, rule=None):
     """The node of ``fn(*args)``, wired into the graph of its pending operands (joined);
-    ``check``: its floating-point check and error state (``fpcheck.state``)."""
+    ``check``: its floating-point check and error state (``fpcheck.state``); ``rule``: its
+    result's range rule (``valueranges``; an integer or boolean result's is its dtype's
+    range)."""
     if not isinstance(dtype, np.dtype):
         dtype = np.dtype(dtype)
+    if dtype.kind in "biu":
+        rule = _DTYPE_RANGES.get(dtype)
+        if rule is None:
+            rule = _DTYPE_RANGES[dtype] = dtype_range(dtype)
     if type(shape) is not tuple:
         shape = tuple(shape)
     n = Node()
@@ -364,8 +377,11 @@ def _new(fn, args, shape, dtype, check=None):
                          if type(b) is ArrayImpl else g.leaf(b, id(b), np.ndarray, False))
                 key = _plain_key(v.dyns)
                 d = pos.get(key)
-                codes.append((v.fn, i, g.leaf(v.dyns, key, devices.offsets_kind(v.dyns), False)
-                              if d is None else d))
+                code = (v.fn, i, g.leaf(v.dyns, key, devices.offsets_kind(v.dyns), False)
+                        if d is None else d)
+                # (a view of another dtype reinterprets the bytes: its values are not within
+                # its base's range, ``valueranges``)
+                codes.append(code if v.dtype == b.dtype else code + (False,))
                 continue
             elif t is ArrayImpl:
                 i = pos.get(id(v))
@@ -379,7 +395,7 @@ def _new(fn, args, shape, dtype, check=None):
                 if i is None:
                     i = g.leaf(v, key, devices.offsets_kind(v) if t is tuple else t, False)
             codes.append(i)
-        g.add(n, fn, tuple(codes), nbytes, check)
+        g.add(n, fn, tuple(codes), nbytes, check, rule)
     STATS["recorded"] += 1
     return n
 

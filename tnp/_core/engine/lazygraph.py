@@ -38,7 +38,7 @@ import weakref
 
 import numpy as np
 
-from . import caches, communication, fpcheck, syncs, tiering, tracing
+from . import caches, communication, fpcheck, syncs, tiering, tracing, valueranges
 from .jaxload import jax, jcore as _jcore
 
 SPLIT = 1.25  # a graph's compiled flops over its operations' flops past which it may be split
@@ -85,22 +85,26 @@ class Graph:
     """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
     first; weakly, ``_Ref``: a node nothing outside the graph holds is not an output), per
     node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
-    (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
+    or a view read's ``(lens function, base's code, offsets' code)`` (with a last False when
+    the view reinterprets the base's bytes as another dtype) (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
     operands as they are) with their kinds (None for an array, else the type), their keys in
     ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
     operands (``direct``: a computed node's value is held by the node too, never donated).
     ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``). ``checks``:
     per node, None or its floating-point check and the error state it was recorded in
     (``fpcheck``), once a node has one (else None), and ``threads``: the identities of the
-    threads that recorded them. ``rebound``: the positions of the leaves an in-place write
-    replaced in their root (``lazy.rebind``)."""
+    threads that recorded them. ``rules``: per node, the rule of its result's range, a
+    range, or None, and ``proof``: what ``valueranges.quiet`` proved of it so far
+    (``valueranges``). ``rebound``: the positions of the leaves an in-place
+    write replaced in their root (``lazy.rebind``)."""
     __slots__ = ("nodes", "wiring", "leaves", "kinds", "keys", "sizes", "direct", "pos", "bytes",
-                 "due", "why", "checks", "threads", "rebound", "__weakref__")
+                 "due", "why", "checks", "threads", "rules", "proof", "rebound", "__weakref__")
 
     def __init__(self):
         self.nodes, self.wiring, self.leaves, self.kinds, self.keys = [], [], [], [], []
+        self.rules = []
         self.sizes, self.direct, self.pos, self.bytes, self.due = [], [], {}, 0, None
-        self.why = self.checks = self.threads = None
+        self.why = self.checks = self.threads = self.proof = None
         self.rebound = set()
 
     def leaf(self, a, key, kind, direct):
@@ -120,9 +124,9 @@ class Graph:
             self.direct[i] = False
         return i
 
-    def add(self, n, fn, codes, nbytes, check=None):
+    def add(self, n, fn, codes, nbytes, check=None, rule=None):
         """Append the node ``n`` of ``fn`` on the operands ``codes`` (``wiring``'s), with its
-        floating-point check (``checks``)."""
+        floating-point check (``checks``) and range rule (``rules``)."""
         n.graph = self
         n.index = len(self.nodes)
         if check is not None:
@@ -136,6 +140,7 @@ class Graph:
         r.graph, r.nbytes = self, nbytes
         self.nodes.append(r)
         self.wiring.append((fn, codes))
+        self.rules.append(rule)
         self.bytes += nbytes
 
     def absorb(self, h):
@@ -144,7 +149,8 @@ class Graph:
         self.bytes += h.bytes - sum(h.sizes)  # its live results (its leaves: by ``leaf``)
         where = [self.leaf(*x) for x in zip(h.leaves, h.keys, h.kinds, h.direct)]
         self.wiring += [(fn, tuple(
-            (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) if type(c) is tuple
+            (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) + c[3:]
+            if type(c) is tuple
             else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
         for r in h.nodes:
             r.graph = self
@@ -160,6 +166,8 @@ class Graph:
             CHECKED.pop(h, None)
             CHECKED.setdefault(self)
         self.nodes += h.nodes
+        self.rules += h.rules
+        self.proof = None
         if self.due is None:
             self.due, self.why = h.due, h.why
 
@@ -172,8 +180,11 @@ def flush(g, reason):
     held = _outputs(g)
     outs = tuple(held)
     donate = _donations(g, held)
-    checks = None if g.checks is None else tuple(c and c[0] for c in g.checks)
-    key = (tuple(g.wiring), tuple(g.kinds), outs, donate, checks)
+    wiring, checks, measure, ranges = tuple(g.wiring), None, (), {}
+    if g.checks is not None:
+        checks, measure, ranges = valueranges.prove(g, wiring, outs)
+        checks = tuple(c and c[0] for c in checks or g.checks)
+    key = (wiring, tuple(g.kinds), outs, donate, checks, measure)
     traced = type(tracing.current_trace()) is not _jcore.EvalTrace
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
         results = _numpy_tier(key, g.leaves)  # trace: concrete all the same)
@@ -189,10 +200,14 @@ def flush(g, reason):
             if reporting:
                 communication.ran(key, g.leaves)
     CHECKED.pop(g, None)
-    if len(results) > len(outs):  # the checks' flag (``fpcheck``)
+    for i, stats in zip(measure, results[len(outs):]):
+        valueranges.measured(g.leaves[i], stats)
+    if len(results) > len(outs) + len(measure):  # the checks' flag (``fpcheck``)
         fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
                         {i: v for i, v in zip(outs, results)}, g.threads)
-        results = results[:-1]
+    results = results[:len(outs)]
+    if ranges:
+        valueranges.noted(dict(zip(outs, results)), ranges)
     STATS["flushes"] += 1
     if reason in _WAITS:
         early[0] = True
@@ -209,9 +224,13 @@ def flush(g, reason):
 def flush_checked(thread):
     """Flush the pending graphs holding floating-point checks that the thread ``thread`` (an
     identity) recorded (``CHECKED``; reason "warnings"), in the order they were recorded; one
-    none of whose nodes is alive any more (nothing to compute: never flushed) is dropped."""
+    none of whose nodes is alive any more (nothing to compute: never flushed) is dropped, one
+    whose checks are proved false for every node (``valueranges.quiet``: it cannot warn)
+    records on."""
     with LOCK:
         for g in [g for g in CHECKED if thread in g.threads]:
+            if valueranges.quiet(g):
+                continue
             if any(r() is not None for r in g.nodes):
                 flush(g, "warnings")
             else:
@@ -333,7 +352,7 @@ def _donations(g, held):
 def _composed(key, split=False):
     """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
     once per output, each output computed from its own copy."""
-    wiring, kinds, outs, _, checks = key
+    wiring, kinds, outs, _, checks, measure = key
 
     def values(wiring, leaves):
         vals = []
@@ -346,8 +365,10 @@ def _composed(key, split=False):
             vals.append(fn(*map(get, w)))
         return vals, get
 
-    def flagged(results, vals, get):
-        """``results`` and, with checks, the graph's flag (``fpcheck.flag``)."""
+    def flagged(results, vals, get, leaves):
+        """``results``, the measured leaves' extremes (``valueranges``) and, with checks, the
+        graph's flag (``fpcheck.flag``)."""
+        results += tuple(valueranges.extremes(leaves[i]) for i in measure)
         if checks is None:
             return results
         found = fpcheck.flag(checks, outs,
@@ -362,7 +383,7 @@ def _composed(key, split=False):
 
     def run(*leaves):
         vals, get = values(wiring, constants(leaves))
-        return flagged(tuple(vals[i] for i in outs), vals, get)
+        return flagged(tuple(vals[i] for i in outs), vals, get, leaves)
 
     def run_split(*copies):
         n = len(kinds)
@@ -373,7 +394,7 @@ def _composed(key, split=False):
         vals, get = values(wiring, constants(copies[:n]))  # (the outputs' checks read ``results``)
         for o, r in zip(outs, results):
             vals[o] = r
-        return flagged(results, vals, get)
+        return flagged(results, vals, get, copies)
     return run_split if split else run
 
 

@@ -266,6 +266,25 @@ class Check:
                 found.append(jnp.any(~((x >= lo) & (x < hi))))
         return functools.reduce(jnp.logical_or, found) if found else None
 
+    def proved(self, xs, r, output):
+        """Whether ``flag`` is known false from ranges (``numerics/intervals``: ``xs`` the
+        operands', ``r`` the result's, None where not known): a finite result range for an
+        output, a divisor range without zero (nor -1 for the overflowing divisions), a cast
+        operand's range inside the integer dtype's."""
+        if self.float_out and output and r is None:
+            return False
+        if self.division:
+            d = xs[-1]
+            if d is None or d[0] <= 0 <= d[1] or (
+                    self.name in _INT_OVERFLOWS and d[0] <= -1 <= d[1]):
+                return False
+        for i, _ in self.casts:
+            lo, hi = self.ranges[i]
+            x = xs[i]
+            if x is None or not (lo <= x[0] and x[1] < hi):
+                return False
+        return True
+
     def emit(self, found):
         """NumPy's handler for the categories ``found`` in the current state (``emit``)."""
         emit(self.name, found)

@@ -16,6 +16,7 @@ import numpy as np
 from ..engine import lazy
 from ..rules import dtypes, probe
 from ..numerics.fperr import call_flags as _call_flags, ufunc_check
+from ..numerics.intervals import matmul_rule, ufunc_rule
 from ..array.ndarray import ndarray
 from ..numerics.casting import numpy_cast
 from ..dispatch.normalize import to_jax
@@ -100,6 +101,7 @@ def kernel(uf, in_dtypes, out_dtypes, check):
     fp_check = (None if uf._core is not None  # (lazy fusion's check; not for gufuncs)
                 else ufunc_check(uf._np, in_dtypes, out_dtypes))
     ranges = None if fp_check is None else fp_check.ranges
+    contracts = uf.__name__ in ("matmul", "vecdot", "matvec", "vecmat")
 
     def kernel(*xs):
         wh = None
@@ -117,6 +119,11 @@ def kernel(uf, in_dtypes, out_dtypes, check):
         return r, _call_flags(uf.__name__, raw, xs, r, ranges, wh)
     compiled = jit(kernel)
     compiled.fp_check = fp_check
+    # the result's range from the operands' (``numerics/intervals``; a contracting core
+    # ufunc's rule is made per record, for the length it contracts: ``lazy.record``)
+    compiled.fp_range = (
+        (lambda k: matmul_rule(k, out_dtypes[0])) if contracts and len(out_dtypes) == 1
+        else None if uf._core is not None else ufunc_rule(uf.__name__, out_dtypes))
     compiled.checked = lambda: uf._kernel(in_dtypes, out_dtypes, True)  # (its flagged twin)
     return compiled
 

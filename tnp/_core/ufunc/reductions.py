@@ -5,6 +5,8 @@ the bodies of ``reduction_bodies``; ``out=`` is written through the one write pa
 float-error checks that ``errstate`` asks for run after it (``check_fp``). The functions here
 take the ufunc as an argument.
 """
+import math
+
 from ..engine.jaxload import jnp
 import numpy as np
 
@@ -12,6 +14,7 @@ from ..engine import lazy
 from ..rules import dtypes, probe
 from ..array import write
 from ..numerics.fperr import INT_FOLDS, errcheck as _errcheck
+from ..numerics.intervals import reduce_rule
 from ..array.ndarray import ndarray
 from ..numerics.casting import cast
 from ..dispatch.normalize import normalize_axes, single_out, to_jax, where_mask
@@ -59,10 +62,12 @@ def reduce_resolved(uf, numpy_fn, x, axis, out, keepdims, initial, where, kw):
     static = (axes, res_dt, bool(keepdims), init_h,
               init_h is not _NO_VALUE and init_h is not None)
     kern = uf._method_kernel("reduce", static)
+    rule = None if initial is not _NO_VALUE else reduce_rule(  # (the elements' range only)
+        uf.__name__, math.prod(x.shape) // max(1, math.prod(want)), res_dt, wh is not None)
     if plain and uf.__name__ != "power":  # (power checks its exponents every call)
-        uf._reduced[key] = (kern, want, res_dt)
+        uf._reduced[key] = (kern, want, res_dt, rule)
     if out is None and _errcheck.modes() is None and lazy.recording():
-        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt)))
+        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt, rule=rule)))
     xv = lazy.value(x)  # (a pending operand computed once: the kernel and the check)
     r = kern(xv, wh)
     result = _finish(r, out)
@@ -70,10 +75,10 @@ def reduce_resolved(uf, numpy_fn, x, axis, out, keepdims, initial, where, kw):
     return result
 
 
-def _plain_reduce(kern, shape, dtype, x):
+def _plain_reduce(kern, shape, dtype, rule, x):
     """A plain reduction seen before (``reduce_resolved``): pending when recording."""
     if lazy.recording():
-        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype)))
+        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype, rule=rule)))
     return ndarray._wrap(kern(lazy.value(x), None))
 
 
