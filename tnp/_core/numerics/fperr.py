@@ -327,6 +327,15 @@ def ufunc_check(np_ufunc, in_dtypes, out_dtypes):
                  casts if not floats else (), floats)
 
 
+def reduce_check(numpy_fn, kw):
+    """The ``Check`` of a recorded sum or product with a float or complex result (a non-finite
+    output): NumPy's own call replayed, ``numpy_fn(x, where=mask, **kw)`` ("overflow
+    encountered in reduce")."""
+    kw = dict(kw)
+    return Check("reduce", lambda x, wh: numpy_fn(x, **kw) if wh is None else
+                 numpy_fn(x, where=wh, **kw))
+
+
 def cast_check(dtype):
     """The ``Check`` of a recorded float-to-integer cast (``astype``): NumPy's own cast
     replayed ("invalid value encountered in cast")."""

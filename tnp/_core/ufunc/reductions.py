@@ -13,7 +13,7 @@ import numpy as np
 from ..engine import lazy
 from ..rules import dtypes, probe
 from ..array import write
-from ..numerics.fperr import INT_FOLDS, errcheck as _errcheck
+from ..numerics.fperr import INT_FOLDS, errcheck as _errcheck, reduce_check
 from ..numerics.intervals import reduce_rule
 from ..array.ndarray import ndarray
 from ..numerics.casting import cast
@@ -64,10 +64,12 @@ def reduce_resolved(uf, numpy_fn, x, axis, out, keepdims, initial, where, kw):
     kern = uf._method_kernel("reduce", static)
     rule = None if initial is not _NO_VALUE else reduce_rule(  # (the elements' range only)
         uf.__name__, math.prod(x.shape) // max(1, math.prod(want)), res_dt, wh is not None)
+    check = (reduce_check(numpy_fn, kw) if uf.__name__ in ("add", "multiply")
+             and res_dt.kind in "fc" else None)  # (lazily: 'warn' and the other modes)
     if plain and uf.__name__ != "power":  # (power checks its exponents every call)
-        uf._reduced[key] = (kern, want, res_dt, rule)
+        uf._reduced[key] = (kern, want, res_dt, rule, check)
     if out is None and _errcheck.modes() is None and lazy.recording():
-        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt, rule=rule)))
+        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, wh), want, res_dt, check, rule)))
     xv = lazy.value(x)  # (a pending operand computed once: the kernel and the check)
     r = kern(xv, wh)
     result = _finish(r, out)
@@ -75,10 +77,11 @@ def reduce_resolved(uf, numpy_fn, x, axis, out, keepdims, initial, where, kw):
     return result
 
 
-def _plain_reduce(kern, shape, dtype, rule, x):
+def _plain_reduce(kern, shape, dtype, rule, check, x):
     """A plain reduction seen before (``reduce_resolved``): pending when recording."""
     if lazy.recording():
-        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype, rule=rule)))
+        return lazy.adopt(ndarray._wrap(lazy.call(kern, (x, None), shape, dtype, check,
+                                                  rule)))
     return ndarray._wrap(kern(lazy.value(x), None))
 
 
