@@ -8,6 +8,7 @@ RuntimeWarnings (category, message) are compared with NumPy running the same pro
 same values. The proof is tried from ``valueranges.MIN_BYTES`` (512 KiB): every array here has
 at least 2**17 float64 elements (over the host tier's threshold too: the device tier in both
 placements)."""
+import operator
 import random
 import warnings
 
@@ -209,11 +210,11 @@ def _warm(ys, times):
         assert_same(got[0], want[0])
 
 
-def _loop(step, start, iterations, warm):
+def _loop(step, start, iterations, warm, read=lambda y: y):
     """``y = step(xp, y)`` from ``start`` (its tnp copy read ``warm`` times first by a flush
     with a check, so its range is measured, and each iteration's range is proved from the
-    last one's), each iteration read (a flush); per iteration NumPy's warnings, equal
-    to tnp's, and the results compared."""
+    last one's), each iteration read (``read(y)``: a flush); per iteration NumPy's warnings,
+    equal to tnp's, and the results compared."""
     said = []
     ys = {numpy: start, tnp: tnp.asarray(start)}
     _warm(ys, warm)
@@ -222,7 +223,7 @@ def _loop(step, start, iterations, warm):
         for xp in (numpy, tnp):
             def prog(xp, y):
                 ys[xp] = step(xp, y)
-                return ys[xp]
+                return read(ys[xp])
             out[xp] = observe(xp, prog, (ys[xp],))
         assert out[tnp][1] == out[numpy][1], f"iteration {it + 1}"
         assert_same(out[tnp][0], out[numpy][0], 1e-9, f"iteration {it + 1}")
@@ -244,19 +245,7 @@ def test_loop_read_by_max(warm):
     """The loop read by ``y.max()`` (a reduction's range rule carries ``y``'s): NumPy's one
     overflow, at 1e309."""
     proved = valueranges.STATS["proved"]
-    ys = {numpy: numpy.ones(N), tnp: tnp.asarray(numpy.ones(N))}
-    _warm(ys, warm)
-    said = []
-    for it in range(320):
-        out = {}
-        for xp in (numpy, tnp):
-            def prog(xp, y):
-                ys[xp] = y * 10.0
-                return ys[xp].max()
-            out[xp] = observe(xp, prog, (ys[xp],))
-        assert out[tnp][1] == out[numpy][1], f"iteration {it + 1}"
-        assert_same(out[tnp][0], out[numpy][0], 1e-9, f"iteration {it + 1}")
-        said.append(out[numpy][1])
+    said = _loop(lambda xp, y: y * 10.0, numpy.ones(N), 320, warm, lambda y: y.max())
     assert [i for i, w in enumerate(said) if w] == [308]
     if warm:
         assert valueranges.STATS["proved"] - proved > 250
@@ -268,19 +257,7 @@ def test_loop_in_place(warm):
     overflows. (After it, ``inf *= 10.0`` warns overflow again in tnp, proof or not: the
     donated operand is gone and the replay guesses from the result; NumPy is silent.)"""
     proved = valueranges.STATS["proved"]
-    ys = {numpy: numpy.ones(N), tnp: tnp.asarray(numpy.ones(N))}
-    _warm(ys, warm)
-    said = []
-    for it in range(309):
-        out = {}
-        for xp in (numpy, tnp):
-            def prog(xp, y):
-                y *= 10.0
-                return y
-            out[xp] = observe(xp, prog, (ys[xp],))
-        assert out[tnp][1] == out[numpy][1], f"iteration {it + 1}"
-        assert_same(out[tnp][0], out[numpy][0], 1e-9, f"iteration {it + 1}")
-        said.append(out[numpy][1])
+    said = _loop(lambda xp, y: operator.imul(y, 10.0), numpy.ones(N), 309, warm)
     assert [i for i, w in enumerate(said) if w] == [308]
     if warm:
         assert valueranges.STATS["proved"] - proved > 250

@@ -86,10 +86,11 @@ class Graph:
     first; weakly, ``_Ref``: a node nothing outside the graph holds is not an output), per
     node its function and, per operand, a leaf's position or ``-1 - k`` for the k-th node
     or a view read's ``(lens function, base's code, offsets' code)`` (with a last False when
-    the view reinterprets the base's bytes as another dtype) (``wiring``), and its leaves (concrete arrays once each, equal plain operands once, other
-    operands as they are) with their kinds (None for an array, else the type), their keys in
-    ``pos``, their bytes (``sizes``) and whether an array leaf is read only through nodes'
-    operands (``direct``: a computed node's value is held by the node too, never donated).
+    the view reinterprets the base's bytes as another dtype) (``wiring``), and its leaves
+    (concrete arrays once each, equal plain operands once, other operands as they are) with
+    their kinds (None for an array, else the type), their keys in ``pos``, their bytes
+    (``sizes``) and whether an array leaf is read only through nodes' operands (``direct``: a
+    computed node's value is held by the node too, never donated).
     ``bytes``: the results of its live nodes and its array leaves (see ``BYTES``). ``checks``:
     per node, None or its floating-point check and the error state it was recorded in
     (``fpcheck``), once a node has one (else None), and ``threads``: the identities of the
@@ -180,11 +181,11 @@ def flush(g, reason):
     held = _outputs(g)
     outs = tuple(held)
     donate = _donations(g, held)
-    wiring, checks, measure, ranges = tuple(g.wiring), None, (), {}
+    wiring, checks, ranges = tuple(g.wiring), None, {}
     if g.checks is not None:
-        checks, measure, ranges = valueranges.prove(g, wiring, outs)
+        checks, ranges = valueranges.prove(g, wiring, outs)
         checks = tuple(c and c[0] for c in checks or g.checks)
-    key = (wiring, tuple(g.kinds), outs, donate, checks, measure)
+    key = (wiring, tuple(g.kinds), outs, donate, checks)
     traced = type(tracing.current_trace()) is not _jcore.EvalTrace
     with tracing.outside_trace() if traced else contextlib.nullcontext():  # (a read under a
         results = _numpy_tier(key, g.leaves)  # trace: concrete all the same)
@@ -200,12 +201,10 @@ def flush(g, reason):
             if reporting:
                 communication.ran(key, g.leaves)
     CHECKED.pop(g, None)
-    for i, stats in zip(measure, results[len(outs):]):
-        valueranges.measured(g.leaves[i], stats)
-    if len(results) > len(outs) + len(measure):  # the checks' flag (``fpcheck``)
+    if len(results) > len(outs):  # the checks' flag (``fpcheck``)
         fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
                         {i: v for i, v in zip(outs, results)}, g.threads)
-    results = results[:len(outs)]
+        results = results[:-1]
     if ranges:
         valueranges.noted(dict(zip(outs, results)), ranges)
     STATS["flushes"] += 1
@@ -352,7 +351,7 @@ def _donations(g, held):
 def _composed(key, split=False):
     """The function of a graph: leaves in, the output nodes' values out; ``split``: the leaves
     once per output, each output computed from its own copy."""
-    wiring, kinds, outs, _, checks, measure = key
+    wiring, kinds, outs, _, checks = key
 
     def values(wiring, leaves):
         vals = []
@@ -365,10 +364,8 @@ def _composed(key, split=False):
             vals.append(fn(*map(get, w)))
         return vals, get
 
-    def flagged(results, vals, get, leaves):
-        """``results``, the measured leaves' extremes (``valueranges``) and, with checks, the
-        graph's flag (``fpcheck.flag``)."""
-        results += tuple(valueranges.extremes(leaves[i]) for i in measure)
+    def flagged(results, vals, get):
+        """``results`` and, with checks, the graph's flag (``fpcheck.flag``)."""
         if checks is None:
             return results
         found = fpcheck.flag(checks, outs,
@@ -383,7 +380,7 @@ def _composed(key, split=False):
 
     def run(*leaves):
         vals, get = values(wiring, constants(leaves))
-        return flagged(tuple(vals[i] for i in outs), vals, get, leaves)
+        return flagged(tuple(vals[i] for i in outs), vals, get)
 
     def run_split(*copies):
         n = len(kinds)
@@ -394,7 +391,7 @@ def _composed(key, split=False):
         vals, get = values(wiring, constants(copies[:n]))  # (the outputs' checks read ``results``)
         for o, r in zip(outs, results):
             vals[o] = r
-        return flagged(results, vals, get, copies)
+        return flagged(results, vals, get)
     return run_split if split else run
 
 

@@ -5,16 +5,16 @@ on XLA's CPU backend (no multi-output fusion), up to a third of a fused loop's t
 A device buffer is immutable, so what is known of its elements holds as long as it lives
 (``_FACTS``, by identity, dropped with the buffer): a range (``numerics/intervals``: every
 element finite, within it) measured or proved, or that it was seen. A flush of a large graph
-with checks (``prove``) takes its leaves' ranges (a device buffer's fact; an integer or
-boolean dtype's range; a Python number's value; a host array's extremes when it is small
-beside the graph), carries them
-through the nodes' rules (ufunc loops, sums, matrix products, view reads; an integer or
-boolean result is its dtype's range; a node without a rule is not known) and drops each check
-its node's ranges prove false (``fperr.Check.proved``); the outputs' proved ranges become their
-buffers' facts, so a loop's next graph starts from them. A float device leaf seen by an
-earlier such flush, with no range known, is measured by this one (its minimum and maximum, two
-more outputs read when ready: no wait), so a buffer read by a loop is measured once and its
-checks are gone from the third iteration on; one seen once is never measured.
+with checks (``prove``) takes its leaves' ranges (a device buffer's fact; an integer or boolean
+dtype's range; a Python number's value; a host array's extremes when it is small beside the
+graph), carries them through the nodes' rules (ufunc loops, sums, matrix products, view reads;
+an integer or boolean result is its dtype's range; a node without a rule is not known) and
+drops each check its node's ranges prove false (``fperr.Check.proved``); the outputs' proved
+ranges become their buffers' facts, so a loop's next graph starts from them. A float device
+leaf seen by an earlier such flush, with no range known, is measured by this one when a check
+is left (its minimum and maximum, a kernel dispatched beside the graph, read when ready: no
+wait), so a buffer read by a loop is measured once and its checks are gone from the third
+iteration on; one seen once is never measured.
 """
 import math
 import numbers
@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from .jaxload import ArrayImpl, jnp
+from .jaxload import ArrayImpl, jit, jnp
 
 MIN_BYTES = 1 << 19  # a graph's bytes (``Graph.bytes``) from which a flush tries a proof
 HOST_SHARE = 8  # a host leaf's extremes are taken when a graph has this many times its bytes
@@ -110,27 +110,28 @@ def _leaf(a, kind, budget):
 def prove(g, wiring, outs):
     """For the graph ``g`` with checks (``wiring``: its wiring as a tuple) being flushed with
     outputs ``outs`` (node positions): its checks with those its ranges prove false left out
-    (None when it is too small to try), the positions of the leaves to measure, and the
-    outputs' proved ranges by position. The proof of a wiring and its rules from the same leaf
-    ranges is kept (``_PROOFS``: a loop's graph is proved once)."""
+    (None when it is too small to try) and the outputs' proved ranges by position; the leaves
+    to measure, when a check is left, are measured (``_extremes``, dispatched now). The proof
+    of a wiring and its rules from the same leaf ranges is kept (``_PROOFS``: a loop's graph
+    is proved once)."""
     if g.bytes < MIN_BYTES:
-        return None, (), {}
+        return None, {}
     p = g.proof
     if p is not None and p[0] == len(wiring):  # proved as it grew (``quiet``)
-        return (None,) * len(wiring), (), {k: p[1][k] for k in outs if p[1][k] is not None}
+        return (None,) * len(wiring), {k: p[1][k] for k in outs if p[1][k] is not None}
     leaves, measure = [], []
-    for i, (a, kind) in enumerate(zip(g.leaves, g.kinds)):
+    for a, kind in zip(g.leaves, g.kinds):
         r, m = _leaf(a, kind, g.bytes // HOST_SHARE)
         leaves.append(r)
         if m:
-            measure.append(i)
+            measure.append(a)
     checks, ranges = _kept(g, wiring, outs, tuple(leaves))
     if checks is None:
-        measure = []
-    else:
-        checks = tuple(c if p is not None else None for c, p in zip(g.checks, checks))
+        return (None,) * len(g.checks), ranges
+    for a in measure:
+        _note(a, _extremes(a))
     STATS["measured"] += len(measure)
-    return checks or (None,) * len(g.checks), tuple(measure), ranges
+    return tuple(c if left is not None else None for c, left in zip(g.checks, checks)), ranges
 
 
 def quiet(g):
@@ -147,20 +148,13 @@ def quiet(g):
         return False
     for i in range(len(leaves), len(g.leaves)):
         leaves.append(_leaf(g.leaves[i], g.kinds[i], g.bytes // HOST_SHARE)[0])
-
-    def get(c):
-        while type(c) is tuple:  # a view read: within its base's range (unless it
-            if len(c) > 3:  # reinterprets the bytes)
-                return None
-            c = c[1]
-        return vals[-1 - c] if c < 0 else leaves[c]
     wiring, rules, checks = g.wiring, g.rules, g.checks
     for k in range(done, len(wiring)):
-        codes, rule = wiring[k][1], rules[k]
-        vals.append(rule if rule is None or type(rule) is tuple else rule(
-            [get(c) for c in codes], len(codes) == 2 and codes[0] == codes[1]))
+        codes = wiring[k][1]
+        vals.append(_result(rules[k], codes, vals, leaves))
         c = checks[k]
-        if c is not None and not c[0].proved([get(i) for i in codes], vals[k], True):
+        if c is not None and not c[0].proved([_range(i, vals, leaves) for i in codes],
+                                             vals[k], True):
             p[0] = -1
             return False
     p[0] = len(wiring)
@@ -183,22 +177,13 @@ def _proof(g, wiring, outs, leaves):
     """``prove``'s checks left (per node, None or its check; None when every one is proved)
     and the outputs' ranges, from the leaves' ranges."""
     vals = []
-
-    def get(c):
-        while type(c) is tuple:  # a view read: within its base's range (unless it
-            if len(c) > 3:  # reinterprets the bytes)
-                return None
-            c = c[1]
-        return vals[-1 - c] if c < 0 else leaves[c]
-    for (fn, codes), rule in zip(wiring, g.rules):
-        if rule is None or type(rule) is tuple:
-            vals.append(rule)
-        else:
-            vals.append(rule([get(c) for c in codes], len(codes) == 2 and codes[0] == codes[1]))
+    for _, codes in wiring:
+        vals.append(_result(g.rules[len(vals)], codes, vals, leaves))
     held = frozenset(outs)
     checks = [c and c[0] for c in g.checks]
     for k, c in enumerate(checks):
-        if c is not None and c.proved([get(i) for i in wiring[k][1]], vals[k], k in held):
+        if c is not None and c.proved([_range(i, vals, leaves) for i in wiring[k][1]], vals[k],
+                                      k in held):
             checks[k] = None
     if all(c is None for c in checks):
         STATS["proved"] += 1
@@ -206,9 +191,23 @@ def _proof(g, wiring, outs, leaves):
     return checks, {k: vals[k] for k in outs if vals[k] is not None}
 
 
-def measured(leaf, stats):
-    """The leaf's minimum and maximum (a device vector, ``extremes``), read once computed."""
-    _note(leaf, stats)
+def _range(code, vals, leaves):
+    """The range of an operand (``Graph.wiring``'s code) from the nodes' ``vals`` and the
+    leaves' ranges: a view read is within its base's range, unless it reinterprets the bytes
+    (a last False in its code)."""
+    while type(code) is tuple:
+        if len(code) > 3:
+            return None
+        code = code[1]
+    return vals[-1 - code] if code < 0 else leaves[code]
+
+
+def _result(rule, codes, vals, leaves):
+    """A node's range: its rule's on its operands' ranges (``x * x``: the same value twice),
+    a constant range, or None."""
+    if rule is None or type(rule) is tuple:
+        return rule
+    return rule([_range(c, vals, leaves) for c in codes], len(codes) == 2 and codes[0] == codes[1])
 
 
 def noted(outputs, ranges):
@@ -220,6 +219,8 @@ def noted(outputs, ranges):
             _note(v, r)
 
 
-def extremes(x):
-    """The traced minimum and maximum of a float leaf (float64; NaN when it holds one)."""
+@jit
+def _extremes(x):
+    """A float leaf's minimum and maximum (float64; NaN when it holds one): a kernel of its
+    own, read once computed (a graph's extra outputs would make its graph a new executable)."""
     return jnp.stack([jnp.min(x), jnp.max(x)]).astype(np.float64)

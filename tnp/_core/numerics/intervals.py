@@ -31,12 +31,16 @@ def _limits(dt):
 def bounded(r, dt, spread=1.0):
     """``r`` widened by ``spread`` times the float dtype ``dt``'s margin, or None when not known
     or past its limit."""
+    big, _, margin = _limits(dt)
+    return _widened(r, big, margin * spread)
+
+
+def _widened(r, big, margin):
+    """``r`` widened by the relative ``margin``, or None when not known or past ``big``."""
     if r is None:
         return None
-    big, _, margin = _limits(dt)
-    w = margin * spread
     lo, hi = r
-    lo, hi = lo - abs(lo) * w, hi + abs(hi) * w
+    lo, hi = lo - abs(lo) * margin, hi + abs(hi) * margin
     if not (-big <= lo <= hi <= big):  # (False for a NaN bound too)
         return None
     return (lo, hi)
@@ -195,8 +199,7 @@ _BINARY = {
 
 
 def ufunc_rule(name, out_dtypes):
-    """The rule of the ufunc ``name``'s loop (one real float result), or None (``bounded``
-    inlined: a rule runs per node of every proof)."""
+    """The rule of the ufunc ``name``'s loop (one real float result), or None."""
     if len(out_dtypes) != 1 or out_dtypes[0].kind != "f":
         return None
     dt = out_dtypes[0]
@@ -211,11 +214,7 @@ def ufunc_rule(name, out_dtypes):
                 r = unary(a, dt)
             except (OverflowError, ValueError, ZeroDivisionError):
                 return None
-            if r is None:
-                return None
-            lo, hi = r
-            lo, hi = lo - abs(lo) * margin, hi + abs(hi) * margin
-            return (lo, hi) if -big <= lo <= hi <= big else None
+            return _widened(r, big, margin)
         return rule
     if binary is not None:
         square = name == "multiply"
@@ -229,11 +228,7 @@ def ufunc_rule(name, out_dtypes):
                 r = _square(a) if square and same else binary(a, b, dt)
             except (OverflowError, ValueError, ZeroDivisionError):
                 return None
-            if r is None:
-                return None
-            lo, hi = r
-            lo, hi = lo - abs(lo) * margin, hi + abs(hi) * margin
-            return (lo, hi) if -big <= lo <= hi <= big else None
+            return _widened(r, big, margin)
         return rule
     return None
 

@@ -64,7 +64,7 @@ def reduce_resolved(uf, numpy_fn, x, axis, out, keepdims, initial, where, kw):
     kern = uf._method_kernel("reduce", static)
     rule = None if initial is not _NO_VALUE else reduce_rule(  # (the elements' range only)
         uf.__name__, math.prod(x.shape) // max(1, math.prod(want)), res_dt, wh is not None)
-    check = (reduce_check(numpy_fn, kw) if uf.__name__ in ("add", "multiply")
+    check = (_reduce_check(numpy_fn, kw) if uf.__name__ in ("add", "multiply")
              and res_dt.kind in "fc" else None)  # (lazily: 'warn' and the other modes)
     if plain and uf.__name__ != "power":  # (power checks its exponents every call)
         uf._reduced[key] = (kern, want, res_dt, rule, check)
@@ -75,6 +75,24 @@ def reduce_resolved(uf, numpy_fn, x, axis, out, keepdims, initial, where, kw):
     result = _finish(r, out)
     check_fp(uf, "reduce", static, xv, wh, r)
     return result
+
+
+_CHECKS = {}  # (NumPy's function, its arguments' key) -> the reduction's ``Check``
+
+
+def _reduce_check(numpy_fn, kw):
+    """The ``Check`` of a sum or product (``fperr.reduce_check``), one per call signature (a
+    graph's checks are part of its cache key), or None for unhashable arguments."""
+    try:
+        key = (numpy_fn, probe.key(tuple(kw.items())))
+        check = _CHECKS.get(key)
+    except TypeError:
+        return None
+    if check is None:
+        if len(_CHECKS) >= probe.CACHE_SIZE:
+            _CHECKS.clear()
+        check = _CHECKS[key] = reduce_check(numpy_fn, kw)
+    return check
 
 
 def _plain_reduce(kern, shape, dtype, rule, check, x):
