@@ -150,7 +150,8 @@ def record(kernel, values, core=False):
             return None
         rule = getattr(kernel, "fp_range", None)  # (a contracting ufunc's, per length)
         return _new(fn, values, *aval, fpcheck.state(getattr(kernel, "fp_check", None)),
-                    rule and values[0].shape and rule(values[0].shape[-1]))
+                    rule(values[0].shape[-1]) if rule is not None and values[0].shape
+                    else None)
     try:
         shape = shapes[0] if len(shapes) == 1 or (
             len(shapes) == 2 and shapes[0] == shapes[1]) else np.broadcast_shapes(*shapes)
