@@ -101,13 +101,28 @@ def _distinct(ar):
     return _flat_take(ar, first)
 
 
+@functools.partial(jit, static_argnums=(2,))
+def _distinct_padded(full, n, equal_nan):
+    """What ``unique`` gives of ``full``'s first ``n`` lanes (raveled; ``n >= 1``), in a buffer
+    of ``full``'s size (lanes past the count unspecified), and the count: one kernel per size
+    and dtype (``masked.unique``). The other lanes take lane 0's value, so they sort after it
+    among its equals (a stable sort) and start no group of their own."""
+    x = jnp.ravel(full)
+    lanes = jnp.arange(x.shape[0])
+    x = jnp.where(lanes < n, x, x[0])
+    perm, _, new = _unique_mask(x, equal_nan, False)
+    new = new & (perm < n)  # (unequal NaNs: a padding lane joins the group before it)
+    first = jax.ops.segment_min(perm, jnp.cumsum(new) - 1, num_segments=x.shape[0])
+    return x[jnp.minimum(first, x.shape[0] - 1)], jnp.count_nonzero(new)
+
+
 @np_doc(np.unique, notes="Sync point: the number of distinct values is read from the device. "
         "Always sorted.")
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     if not (return_index or return_inverse or return_counts) and axis is None and (
-            masked.unique_applies(ar)):
-        return masked.unique(ar)  # a bucketed value
+            masked.unique_applies(ar)):  # a bucketed value
+        return masked.unique(ar, lambda full, n: _distinct_padded(full, n, bool(equal_nan)))
     return _unique_nd(ar, return_index, return_inverse, return_counts, axis, equal_nan)
 
 

@@ -29,7 +29,7 @@ bucketed again (``getitem``), the reductions mask the padding (``reduction``), a
 by such an ``i`` drops the padding lanes (``setitem``, ``write.assign_lanes``). Anything else
 materialises it: ``buf[:n]`` as an ordinary array. ``nonzero`` and ``flatnonzero`` of a device
 array make bucketed integer values directly (``nonzero``: the positions read on the host,
-padded and placed, their host copy kept for the bounds checks), and ``unique`` of integer or
+padded and placed, their host copy kept for the bounds checks), and ``unique`` of numeric or
 boolean values a bucketed value of its sorted distinct values (``unique``).
 
 A masked value is an ``ndarray`` subclass with no slots of its own (so that it can become an
@@ -272,31 +272,24 @@ def nonzero(a, flat=False):
 
 def unique_applies(a):
     """Whether ``unique(a)`` (values only, no axis) is a bucketed value here: ``a`` of
-    ``positions_apply``, of an integer or boolean dtype (equal values are equal bits: no NaN or
-    signed zero for NumPy's first-seen rule to pick among), not empty."""
-    return positions_apply(a) and a._dtype.kind in "biu" and a.size > 0
+    ``positions_apply``, of a numeric or boolean dtype, not empty."""
+    return positions_apply(a) and a._dtype.kind in "biufc" and a.size > 0
 
 
-def unique(a):
-    """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, a bucketed value: the sorted
-    distinct values of ``a``'s buffer (a masked value bucketed first; its padding lanes set to
-    lane 0's value) by one kernel per buffer size and dtype, their count read (sync point
-    "shape"), the first ``bucket(count)`` lanes kept (one slice per pair of buckets)."""
+def unique(a, distinct):
+    """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, a bucketed value: ``distinct
+    (buffer, n)`` gives the sorted distinct values of the buffer's first ``n`` lanes (in a
+    buffer of its size) and their count, by one kernel per buffer size and dtype (the routine's:
+    NumPy's order and equality); ``a``'s buffer is its own, or a masked value's bucket. The
+    count is read (sync point "shape") and the first ``bucket(count)`` lanes kept (one slice per
+    pair of buckets)."""
     with _LOCK:
         full, n = (bucketize(a)._cache.full, a._cache.length) if type(a) is MaskedValue else (
             a, a.size)
-    values, count = _distinct(full._value, n)
+    values, count = distinct(full._value, n)
     count = syncs.count(count)
     values = _head(values, bucket(count, full.size))
     return _new(_Pending(ndarray._wrap(values), length=count), a._dtype)
-
-
-@jit
-def _distinct(full, n):
-    x = full.reshape(-1)
-    s = jnp.sort(jnp.where(jnp.arange(x.shape[0]) < n, x, x[0]))
-    new = jnp.concatenate([jnp.ones(1, bool), s[1:] != s[:-1]])
-    return s[jnp.nonzero(new, size=x.shape[0], fill_value=0)[0]], jnp.count_nonzero(new)
 
 
 _head = jit(lambda values, b: values[:b], static_argnums=(1,))
