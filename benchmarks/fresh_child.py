@@ -1,6 +1,8 @@
 """``python -m benchmarks.fresh_child MODULE SCRIPT``: run one NumPy program in this (fresh)
-process, as ``MODULE`` (``numpy``: the source as written; ``tnp``: its ``import numpy as np``
-read as ``import tnp as np``), and print one JSON line (after the line ``FRESH_RESULT``).
+process, as ``MODULE`` (``numpy``: the source as written; ``numpy+jax``: the source as
+written after JAX's import and one JAX operation, the floor of any run on JAX; ``tnp``: its
+``import numpy as np`` read as ``import tnp as np``), and print one JSON line (after the line
+``FRESH_RESULT``).
 
 The line holds the CPU time of the process (user + system, all threads, the interpreter's start
 and the import included), its peak resident memory (``VmHWM``), the program's output (its
@@ -65,8 +67,11 @@ def main(module, path):
     if module == "tnp":
         source = source.replace("import numpy as np", "import tnp as np")
         _count_compiles(counts)  # imports tnp (not JAX): the program's import is then a no-op
+    elif module == "numpy+jax":  # JAX started first (its import and one operation): the least
+        import jax.numpy as jnp  # a process running the program on JAX pays
+        jnp.zeros(1).block_until_ready()
     elif module != "numpy":
-        raise SystemExit(f"fresh_child: MODULE is numpy or tnp, not {module!r}")
+        raise SystemExit(f"fresh_child: MODULE is numpy, numpy+jax or tnp, not {module!r}")
     out, err = io.StringIO(), _Marks()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         exec(compile(source, path, "exec"), {"__name__": "__main__", "__file__": path})

@@ -70,6 +70,7 @@ def _measures(rows):
 # implementation/numpy); a row at another size is reported as a reference.
 _COLD = (("masked Mandelbrot", "300x250 x200", "tnp", 1.5),
          ("masked Mandelbrot", "300x250 x200", "tnp device", 3.0),
+         ("masked Mandelbrot", "300x250 x200", "numpy after JAX's start", None),
          ("masked Mandelbrot", "1000x1000 x100", "tnp", 1.0),
          ("masked Mandelbrot", "300x250 x20", "tnp", None),
          ("masked Mandelbrot", "300x250 x20", "tnp device", None),
