@@ -312,7 +312,8 @@ F = numpy.concatenate([numpy.round(numpy.sin(numpy.arange(3000.0)) * 40) / 4,
 @pytest.mark.parametrize("equal_nan", [True, False])
 def test_unique_of_floats_and_complex_is_bucketed(equal_nan):
     def body(xp, v):
-        z = v[::-1] + 1j * xp.where(v > 3, numpy.nan, v[::-1] * 0.5)
+        with numpy.errstate(invalid="ignore"):  # (1j * inf)
+            z = v[::-1] + 1j * xp.where(v > 3, numpy.nan, v[::-1] * 0.5)
         first_nan = xp.concatenate([v[-7:], v[:50]])  # a NaN in lane 0
         y = v[v > -5]  # a compaction that lives on: its padding lanes hold lane 0's value
         len(y)
@@ -349,3 +350,53 @@ def test_unique_float_loop_builds_per_bucket():
     # built per count before (the kernels of the unique and of its results): 273 for these 87
     # counts; now 41 for 20 buckets
     assert len(set(lengths)) > 60 and buckets <= 30 and new <= 4 * buckets
+
+
+# ---- the set routines of device arrays: bucketed values --------------------------------------
+R = numpy.random.default_rng(7)
+SA, SB = R.integers(0, 900, 3000), R.integers(300, 1200, 2000)
+
+
+def test_set_routines_are_bucketed():
+    fa, fb = numpy.round(numpy.sin(SA * 1.0) * 30) / 4, numpy.round(numpy.cos(SB * 1.0) * 30) / 4
+    fa[[3, 9]], fb[5] = numpy.nan, numpy.nan
+
+    def body(xp, a, b, fa, fb):
+        kept = a[a > 100]  # a compaction that lives on, then a bucketed unique of it
+        len(kept)
+        u, w = xp.unique(kept), xp.unique(b)
+        results = [xp.union1d(a, b), xp.intersect1d(a, b), xp.setdiff1d(a, b),
+                   xp.union1d(fa, fb), xp.intersect1d(fa, fb), xp.setdiff1d(fa, fb),
+                   xp.setdiff1d(kept, b), xp.intersect1d(kept, b), xp.isin(u, w),
+                   xp.isin(u, w, invert=True), u[xp.isin(u, w)]]
+        if xp is tnp:
+            assert all(_bucketed(r) for r in results)
+        return results + [
+            xp.intersect1d(a, fb),  # other dtypes: NumPy's exact path
+            xp.intersect1d(a, b, return_indices=True), xp.setxor1d(a, b),
+            xp.setdiff1d(a, b, assume_unique=True), xp.isin(a[:7], w), xp.isin(u, b[:0]),
+            xp.setdiff1d(a[:0], b), xp.union1d(a[:0], b[:0]), xp.isin(u, w, kind="table"),
+            [len(r) for r in results[:8]], repr(results[2]), results[4].tolist()]
+    both(body, SA, SB, fa, fb)
+
+
+def setdiff_loop(xp, v, iterations):
+    """``d = setdiff1d(x, x[x < t])`` for a new 0-d ``t`` every iteration (a new count each
+    time: its sets' lengths are bucketed values)."""
+    x = xp.asarray(v)
+    sums, lengths = [], []
+    for n in range(iterations):
+        d = xp.setdiff1d(x, x[x < xp.asarray(n * 61)])
+        sums.append(int(d.sum()))
+        lengths.append(len(d))
+    return sums, lengths
+
+
+@pytest.mark.usefixtures("compiled_tier")
+def test_setdiff_loop_builds_per_bucket():
+    lengths = [len(numpy.setdiff1d(L, L[L < n * 61])) for n in range(60)]
+    buckets = len({masked.bucket(n, L.size) for n in lengths})
+    new = _per_bucket(lambda xp, v, k: setdiff_loop(xp, v, 60), L)
+    # built per count before (the set routines' kernels of each count): 317 for these 60 counts;
+    # now 124 for 14 buckets (a dozen kernels a bucket: the unique, isin and compaction of each)
+    assert len(set(lengths)) > 40 and new <= 10 * buckets

@@ -16,11 +16,12 @@ from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
 
 from .._core.rules import dtypes, probe
 from .._core.numerics.casting import cast, numpy_cast
-from .._core.dispatch.normalize import ArrayLike, normalize, wrap_result
+from .._core.dispatch.normalize import ArrayLike, normalize
 from .._core.dispatch.np_doc import np_doc
 from .._core.engine import syncs
 from .._core.array import masked
 from .creation import asarray
+from .joining import concatenate
 from .searching import concrete, count_true, positions, search
 from .sorting import sort_keys
 
@@ -181,7 +182,8 @@ def _isin_kernel(element: ArrayLike, test: ArrayLike, invert, dt):
 
 
 @np_doc(np.isin, notes="Sorts test_elements and binary-searches (every kind). With "
-        "``kind='table'``, a sync point: NumPy's range check reads the test values' min and max.")
+        "``kind='table'``, a sync point: NumPy's range check reads the test values' min and max. "
+        "Of a bucketed value, a bucketed value of its layout.")
 def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
     element, test_elements = asarray(element), asarray(test_elements)
     probe.call(np.isin, probe.Spec((0,), element.dtype), probe.Spec((0,), test_elements.dtype),
@@ -196,6 +198,12 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
             probe.call(np.isin, probe.Spec((0,), element.dtype),
                        np.array([lo, hi], test_elements.dtype), kind=kind)
     dt = np.result_type(element.dtype, test_elements.dtype)
+    if type(test_elements) is masked.MaskedValue:  # its bucket, the padding lanes a true value
+        filled = masked.filled(test_elements)
+        test_elements = masked.materialise(test_elements) if filled is None else filled
+    if type(element) is masked.MaskedValue:  # a value of its layout
+        return masked.elementwise(element, lambda full: _isin_kernel(
+            full, test_elements, bool(invert), dt))
     return _isin_kernel(element, test_elements, bool(invert), dt)
 
 
@@ -212,9 +220,19 @@ def _compress(x, mask):
     return _flat_take(x, positions(mask, "flat"))
 
 
-@np_doc(np.intersect1d, notes="Sync point (as unique).")
+@np_doc(np.intersect1d, notes="Sync point (as unique). Of device arrays of one dtype (values "
+        "only), a bucketed value: ``unique(ar1)`` where ``isin`` ``ar2``.")
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    a, b = asarray(ar1), asarray(ar2)
+    if not (assume_unique or return_indices) and a.dtype == b.dtype and (
+            masked.unique_applies(a)):  # (NumPy's adjacent equals of the sorted uniques)
+        u = unique(a)
+        return u[isin(u, b, assume_unique=True)]
+    return _intersect1d(ar1, ar2, assume_unique, return_indices)
+
+
 @normalize(jit=False)
-def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False, return_indices=False):
+def _intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique, return_indices):
     if not assume_unique and return_indices:
         ar1, ind1 = _unique(ar1.ravel(), True)[:2]
         ar2, ind2 = _unique(ar2.ravel(), True)[:2]
@@ -235,21 +253,18 @@ def intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False, return_indi
     return int1d, i1, i2
 
 
-@np_doc(np.union1d, notes="Sync point (as unique).")
-@normalize(jit=False)
-def union1d(ar1: ArrayLike, ar2: ArrayLike):
-    dt = dtypes.result_type(ar1, ar2)
-    return _distinct(jnp.concatenate([cast(ar1.ravel(), dt), cast(ar2.ravel(), dt)]))
+@np_doc(np.union1d, notes="Sync point (as unique); of device arrays, a bucketed value.")
+def union1d(ar1, ar2):
+    return unique(concatenate((ar1, ar2), axis=None))
 
 
-@np_doc(np.setdiff1d, notes="Sync point (as unique).")
+@np_doc(np.setdiff1d, notes="Sync point (as unique); of device arrays, a bucketed value.")
 def setdiff1d(ar1, ar2, assume_unique=False):
     if assume_unique:
         ar1 = asarray(ar1).ravel()
     else:
         ar1, ar2 = unique(ar1), unique(ar2)
-    keep = isin(ar1, ar2, assume_unique=True, invert=True)
-    return wrap_result(_compress(ar1._value, keep._value))
+    return ar1[isin(ar1, ar2, assume_unique=True, invert=True)]
 
 
 @np_doc(np.setxor1d, notes="Sync point (as unique).")

@@ -295,6 +295,22 @@ def unique(a, distinct):
 _head = jit(lambda values, b: values[:b], static_argnums=(1,))
 
 
+def elementwise(a, fn):
+    """``fn`` (an elementwise function of a tnp array) of the masked or bucketed value ``a``:
+    computed on its full buffer (the padding lanes too, never shown), a value of its layout."""
+    rec = a._cache
+    r = fn(rec.full)
+    return _new(_Pending(r, rec.mask, rec.source, rec.version, rec.length), r._dtype)
+
+
+def filled(a):
+    """The masked or bucketed value ``a``'s values as a 1-D tnp array of its bucket whose
+    padding lanes hold its lane 0's value (the same set of values: ``isin``'s test values; one
+    kernel per bucket), or None when it is empty."""
+    rec = bucketize(a)._cache
+    return ndarray._wrap(_fill(rec.full._value, rec.length)) if rec.length else None
+
+
 def _layout(args, keep_masked=True):
     """The record of the masked values among ``args`` when they share one layout and the others
     are scalars (Python or NumPy scalars, 0-d tnp arrays), else None. One layout: masked
