@@ -84,3 +84,40 @@ def test_creations_of_new_shapes_never_clear_all_kernels():
                          env=dict(os.environ, TNP_PLACEMENT="device", TNP_KERNEL_CACHE_SIZE="24",
                                   TNP_COMPILATION_CACHE="0")).stdout
     assert int(out.strip().splitlines()[-1]) == 0, out
+
+
+def test_flushed_graphs_free_their_leaves_without_the_cyclic_collector():
+    # A flushed lazy graph was a reference cycle with its nodes' weak references, so its
+    # leaves (the loop's previous arrays) lived until Python's cyclic collector ran: a masked
+    # Mandelbrot at 1000x1000 on the device peaked at 1.0-1.3 GB, NumPy's at 0.1 GB. With the
+    # collector off, a masked update loop keeps only its current arrays alive, as NumPy's
+    # does.
+    import gc
+    import jax
+    import numpy
+    import tnp
+    from tnp._core.dispatch import tiers
+    previous = tiers.configure("device")
+    gc.collect()
+    gc.disable()
+    try:
+        live = []
+        for xp in (numpy, tnp):
+            before = len(jax.live_arrays())  # (other tests' arrays)
+            c = xp.linspace(-2.0, 0.5, 40_000) + 0.3j
+            z, n_ = xp.zeros_like(c), xp.zeros(c.shape, dtype=int)
+            for n in range(40):
+                m = abs(z) < 2
+                n_[m] = n
+                z[m] = z[m] ** 2 + c[m]
+            if xp is tnp:
+                int(n_.sum())
+                live.append(len(jax.live_arrays()) - before)
+            else:
+                want = n_
+        numpy.testing.assert_array_equal(numpy.asarray(n_), want)
+        del c, z, n_, m
+        assert live[0] <= 8, live  # (was 160: 4 arrays an iteration)
+    finally:
+        gc.enable()
+        tiers.configure(*previous)

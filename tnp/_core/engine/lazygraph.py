@@ -73,13 +73,19 @@ early = [True]
 
 class _Ref(weakref.ref):
     """A graph's weak reference to one of its nodes: when the node dies pending (nothing holds
-    it: XLA fuses or drops its computation), its result's bytes leave the graph's count."""
+    it: XLA fuses or drops its computation), its result's bytes leave the graph's count.
+    ``graph``: a weak reference to the graph (a strong one would make the graph and its
+    references a cycle, which kept a flushed graph's leaves, a loop iteration's arrays, alive
+    until Python's cyclic collector ran: the masked Mandelbrot at 1000x1000 held 100 of them,
+    1 GB, and no leaf could be donated)."""
     __slots__ = ("graph", "nbytes")
 
 
 def _died(ref):
     with LOCK:  # (any thread may drop a node: no count is lost to a concurrent recording)
-        ref.graph.bytes -= ref.nbytes
+        g = ref.graph()
+        if g is not None:
+            g.bytes -= ref.nbytes
 
 class Graph:
     """A pending graph, wired as it is recorded: its nodes in the order recorded (operands
@@ -138,7 +144,7 @@ class Graph:
         if self.checks is not None:
             self.checks.append(check)
         r = _Ref(n, _died)
-        r.graph, r.nbytes = self, nbytes
+        r.graph, r.nbytes = weakref.ref(self), nbytes
         self.nodes.append(r)
         self.wiring.append((fn, codes))
         self.rules.append(rule)
@@ -153,8 +159,9 @@ class Graph:
             (c[0], c[1] - off if c[1] < 0 else where[c[1]], where[c[2]]) + c[3:]
             if type(c) is tuple
             else c - off if c < 0 else where[c] for c in codes)) for fn, codes in h.wiring]
+        me = weakref.ref(self)
         for r in h.nodes:
-            r.graph = self
+            r.graph = me
             n = r()
             if n is not None:
                 n.graph = self
