@@ -13,14 +13,14 @@ does not read it (``pending``): every named sync point (``syncs.record``: printi
 graphs already done once the value it reads is computed (``deliver``: those it was computed
 from among them; a graph still running waits for a later sync point), a warnings block's entry
 and exit every flag of the work its thread recorded (``warnblocks``), the program's exit every
-flag, waiting for its graph; and a flush finding more than ``POLL`` records drops those whose
-flag is ready and false (``poll``, no wait). Only a set flag costs more: the graph's operations
-are evaluated again from its leaves (eagerly, in JAX) and each checked one is run by NumPy
-itself on its host operands, under its recorded error state, in the order recorded
+flag, waiting for its graph; and each flush drops the records whose flag is ready and false
+(``poll``, no wait). A record holds its graph's leaves (all but those the flush donated) until
+then, so that a set flag can be replayed exactly; only a set flag costs more: the graph's
+operations are evaluated again from its leaves (eagerly, in JAX) and each checked one is run by
+NumPy itself on its host operands, under its recorded error state, in the order recorded
 (``Check.replay``): NumPy's categories, messages and modes, a warning placed at the program's
-line that observed the value. A leaf the record
-no longer has (held weakly: donated to an in-place result, or freed) leaves the operations
-reading it to ``Check.guess`` (categories from the result). What the flag cannot see: an error
+line that observed the value. A leaf the record no longer has (donated to an in-place result)
+leaves the operations reading it to ``Check.guess`` (categories from the result). What the flag cannot see: an error
 whose non-finite value does not reach an output of the graph (``1/(1 + exp(-x))`` with ``exp``
 overflowing: the result is 0).
 """
@@ -94,9 +94,9 @@ def flag(checks, outs, operands, values):
 
 
 class _Record:
-    """A flushed graph's flag and what its replay needs: its wiring, its leaves (arrays held
-    weakly), its checks, and its outputs' values (weakly) by node position; ``threads``: the
-    identities of the threads that recorded its checks."""
+    """A flushed graph's flag and what its replay needs: its wiring, its leaves (the donated
+    ones held weakly), its checks, and its outputs' values (weakly) by node position;
+    ``threads``: the identities of the threads that recorded its checks."""
     __slots__ = ("flag", "wiring", "leaves", "checks", "outputs", "threads")
 
 
@@ -106,23 +106,28 @@ def _weak(x):
 
 
 def _strong(held):
-    """``_weak``'s value, or ``_GONE`` for an array freed or donated since."""
+    """``_weak``'s value (or a value held as ``(value,)``), or ``_GONE`` for an array freed or
+    donated since."""
     if type(held) is tuple:
-        return held[0]
-    x = held()
-    return _GONE if x is None or (type(x) is ArrayImpl and x.is_deleted()) else x
+        x = held[0]
+    else:
+        x = held()
+        if x is None:
+            return _GONE
+    return _GONE if type(x) is ArrayImpl and x.is_deleted() else x
 
 
 _GONE = object()
 
 
-def pending(found, wiring, leaves, checks, outputs, threads):
+def pending(found, wiring, leaves, checks, outputs, threads, donated=()):
     """Keep a flushed graph's flag ``found`` (a device boolean; for an eager call, its four
-    categories and no ``wiring``) until it is read; its leaves and outputs weakly; ``threads``:
-    those that recorded its checks."""
+    categories and no ``wiring``) until it is read; its leaves (weakly those at the positions
+    ``donated``: their buffers are the outputs') and its outputs (weakly); ``threads``: those
+    that recorded its checks."""
     rec = _Record()
     rec.flag, rec.wiring, rec.checks, rec.threads = found, wiring, checks, threads
-    rec.leaves = [_weak(x) for x in leaves]
+    rec.leaves = [_weak(x) if i in donated else (x,) for i, x in enumerate(leaves)]
     rec.outputs = {k: _weak(v) for k, v in outputs.items()}
     with _LOCK:
         _PENDING.append(rec)
@@ -140,13 +145,10 @@ def eager(watch, found):
     pending(found, None, (), [watch], {}, (threading.get_ident(),))
 
 
-POLL = 32  # pending records past which a flush drops those whose flag is known false
-
-
 def poll():
-    """Past ``POLL`` pending records, drop those whose flag is computed and false (no wait; a
-    record holds its leaves and outputs weakly: what it keeps is small)."""
-    if len(_PENDING) > POLL:
+    """Drop the pending records whose flag is computed and false (no wait): a loop that never
+    reads a value keeps only the leaves of graphs still running or that will warn."""
+    if _PENDING:
         with _LOCK:
             _PENDING[:] = [r for r in _PENDING
                            if not (_ready(r.flag) and not np.asarray(r.flag).any())]

@@ -210,7 +210,7 @@ def flush(g, reason):
     CHECKED.pop(g, None)
     if len(results) > len(outs):  # the checks' flag (``fpcheck``)
         fpcheck.pending(results[-1], key[0], g.leaves, g.checks,
-                        {i: v for i, v in zip(outs, results)}, g.threads)
+                        {i: v for i, v in zip(outs, results)}, g.threads, donate)
         results = results[:-1]
     if ranges:
         valueranges.noted(dict(zip(outs, results)), ranges)
