@@ -325,8 +325,9 @@ def test_unique_of_floats_and_complex_is_bucketed(equal_nan):
             assert all(_bucketed(u) for u in results)
         u = results[0]
         # (which of equal zeros NumPy keeps depends on its unstable sort: only -0.0 compared)
-        return results + [numpy.signbit(numpy.asarray(results[-1])), u.shape, len(u), repr(results[1]), u[:9].tolist(), u[u > 1],
-                          xp.unique_values(v), xp.unique(v, sorted=False)]
+        return results + [numpy.signbit(numpy.asarray(results[-1])), u.shape, len(u),
+                          repr(results[1]), u[:9].tolist(), u[u > 1], xp.unique_values(v),
+                          xp.unique(v, sorted=False)]
     both(body, F)
 
 

@@ -227,7 +227,7 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     if not (assume_unique or return_indices) and a.dtype == b.dtype and (
             masked.unique_applies(a)):  # (NumPy's adjacent equals of the sorted uniques)
         u = unique(a)
-        return u[isin(u, b, assume_unique=True)]
+        return u[isin(u, b)]
     return _intersect1d(ar1, ar2, assume_unique, return_indices)
 
 

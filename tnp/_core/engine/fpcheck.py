@@ -20,9 +20,9 @@ operations are evaluated again from its leaves (eagerly, in JAX) and each checke
 NumPy itself on its host operands, under its recorded error state, in the order recorded
 (``Check.replay``): NumPy's categories, messages and modes, a warning placed at the program's
 line that observed the value. A leaf the record no longer has (donated to an in-place result)
-leaves the operations reading it to ``Check.guess`` (categories from the result). What the flag cannot see: an error
-whose non-finite value does not reach an output of the graph (``1/(1 + exp(-x))`` with ``exp``
-overflowing: the result is 0).
+leaves the operations reading it to ``Check.guess`` (categories from the result). What the
+flag cannot see: an error whose non-finite value does not reach an output of the graph
+(``1/(1 + exp(-x))`` with ``exp`` overflowing: the result is 0).
 """
 import atexit
 import os

@@ -76,8 +76,8 @@ class _Ref(weakref.ref):
     it: XLA fuses or drops its computation), its result's bytes leave the graph's count.
     ``graph``: a weak reference to the graph (a strong one would make the graph and its
     references a cycle, which kept a flushed graph's leaves, a loop iteration's arrays, alive
-    until Python's cyclic collector ran: the masked Mandelbrot at 1000x1000 held 100 of them,
-    1 GB, and no leaf could be donated)."""
+    until Python's cyclic collector ran: up to 1 GB more for the masked Mandelbrot at
+    1000x1000, and a leaf they held could not be donated)."""
     __slots__ = ("graph", "nbytes")
 
 
