@@ -401,3 +401,44 @@ def test_setdiff_loop_builds_per_bucket():
     # built per count before (the set routines' kernels of each count): 317 for these 60 counts;
     # now 124 for 14 buckets (a dozen kernels a bucket: the unique, isin and compaction of each)
     assert len(set(lengths)) > 40 and new <= 10 * buckets
+
+
+@pytest.mark.parametrize("equal_nan", [True, False])
+def test_unique_index_and_counts_are_bucketed(equal_nan):
+    def body(xp, v, f):
+        kept = v[v > 900]  # a compaction that lives on
+        len(kept)
+        results = [xp.unique(v % 37, return_counts=True, equal_nan=equal_nan),
+                   xp.unique(f, return_index=True, equal_nan=equal_nan),
+                   xp.unique(f, return_index=True, return_counts=True, equal_nan=equal_nan),
+                   xp.unique(kept % 11, return_index=True, return_counts=True),
+                   xp.unique_counts(f)]
+        if xp is tnp:
+            assert all(_bucketed(r) for rs in results for r in rs)
+        values, counts = results[0]
+        return results + [values[counts > 80], counts.sum(), len(results[1][1]),
+                          xp.unique(v % 37, return_inverse=True),  # NumPy's exact path
+                          xp.unique(f[:0], return_counts=True)]
+    both(body, L, F)
+
+
+def counts_loop(xp, v, iterations):
+    """``u, c = unique(x[x < t] // 3, return_counts=True)`` for a new 0-d ``t`` every
+    iteration (a new length each time)."""
+    x = xp.asarray(v)
+    sums, lengths = [], []
+    for n in range(iterations):
+        u, c = xp.unique(x[x < xp.asarray(n * 61 + 50)] // 3, return_counts=True)
+        sums.append(int((u * c).sum()))
+        lengths.append(len(c))
+    return sums, lengths
+
+
+@pytest.mark.usefixtures("compiled_tier")
+def test_unique_counts_loop_builds_per_bucket():
+    lengths = [len(numpy.unique(L[L < n * 61 + 50] // 3)) for n in range(60)]
+    buckets = len({masked.bucket(n, L.size) for n in lengths})
+    new = _per_bucket(lambda xp, v, k: counts_loop(xp, v, 60), L)
+    # built per count before (the exact path's kernels of each count): 308 for these 60
+    # counts; now 93 for 19 buckets
+    assert len(set(lengths)) > 40 and new <= 6 * buckets

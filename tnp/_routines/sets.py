@@ -102,28 +102,41 @@ def _distinct(ar):
     return _flat_take(ar, first)
 
 
-@functools.partial(jit, static_argnums=(2,))
-def _distinct_padded(full, n, equal_nan):
-    """What ``unique`` gives of ``full``'s first ``n`` lanes (raveled; ``n >= 1``), in a buffer
-    of ``full``'s size (lanes past the count unspecified), and the count: one kernel per size
-    and dtype (``masked.unique``). The other lanes take lane 0's value, so they sort after it
-    among its equals (a stable sort) and start no group of their own."""
+@functools.partial(jit, static_argnums=(2, 3))
+def _distinct_padded(full, n, equal_nan, sorted_first):
+    """What ``unique`` gives of ``full``'s first ``n`` lanes (raveled; ``n >= 1``), in buffers
+    of ``full``'s size (lanes past the count unspecified): the values, their count, each one's
+    index and its count; one kernel per size, dtype and flags (``masked.unique``). Of equal
+    values that differ (NaNs, signed zeros) the first seen, as NumPy's plain ``unique``, or
+    with ``sorted_first`` the first in the stable sort, as NumPy's with further results. The
+    other lanes take lane 0's value, so they sort after it among its equals (a stable sort),
+    start no group of their own and are not counted."""
     x = jnp.ravel(full)
     lanes = jnp.arange(x.shape[0])
     x = jnp.where(lanes < n, x, x[0])
     perm, _, new = _unique_mask(x, equal_nan, False)
-    new = new & (perm < n)  # (unequal NaNs: a padding lane joins the group before it)
-    first = jax.ops.segment_min(perm, jnp.cumsum(new) - 1, num_segments=x.shape[0])
-    return x[jnp.minimum(first, x.shape[0] - 1)], jnp.count_nonzero(new)
+    real = perm < n
+    new = new & real  # (unequal NaNs: a padding lane joins the group before it)
+    group = jnp.cumsum(new) - 1
+    at = lanes if sorted_first else perm  # each group's first sorted position, or first index
+    pick = jnp.minimum(jax.ops.segment_min(at, group, num_segments=x.shape[0]),
+                       x.shape[0] - 1)
+    if sorted_first:
+        pick = perm[pick]
+    counts = jax.ops.segment_sum(real.astype(np.int64), group, num_segments=x.shape[0])
+    return x[pick], jnp.count_nonzero(new), pick.astype(np.int64), counts
 
 
 @np_doc(np.unique, notes="Sync point: the number of distinct values is read from the device. "
-        "Always sorted.")
+        "Always sorted. Of a device array (no ``return_inverse``, no ``axis``), bucketed "
+        "values.")
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
-    if not (return_index or return_inverse or return_counts) and axis is None and (
-            masked.unique_applies(ar)):  # a bucketed value
-        return masked.unique(ar, lambda full, n: _distinct_padded(full, n, bool(equal_nan)))
+    if not return_inverse and axis is None and masked.unique_applies(ar):  # bucketed values
+        values, index, counts = masked.unique(ar, lambda full, n: _distinct_padded(
+            full, n, bool(equal_nan), bool(return_index or return_counts)))
+        extra = [r for r, flag in ((index, return_index), (counts, return_counts)) if flag]
+        return (values, *extra) if extra else values
     return _unique_nd(ar, return_index, return_inverse, return_counts, axis, equal_nan)
 
 

@@ -277,19 +277,21 @@ def unique_applies(a):
 
 
 def unique(a, distinct):
-    """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, a bucketed value: ``distinct
-    (buffer, n)`` gives the sorted distinct values of the buffer's first ``n`` lanes (in a
-    buffer of its size) and their count, by one kernel per buffer size and dtype (the routine's:
-    NumPy's order and equality); ``a``'s buffer is its own, or a masked value's bucket. The
-    count is read (sync point "shape") and the first ``bucket(count)`` lanes kept (one slice per
-    pair of buckets)."""
+    """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, bucketed values of one layout:
+    ``distinct(buffer, n)`` gives the sorted distinct values of the buffer's first ``n`` lanes
+    (in a buffer of its size), their count, and any further results per distinct value (first
+    indices, counts), by one kernel per buffer size and dtype (the routine's: NumPy's order and
+    equality); ``a``'s buffer is its own, or a masked value's bucket. The count is read (sync
+    point "shape") and the first ``bucket(count)`` lanes of each kept (one slice per pair of
+    buckets). Returns the values and the further results, a tuple."""
     with _LOCK:
         full, n = (bucketize(a)._cache.full, a._cache.length) if type(a) is MaskedValue else (
             a, a.size)
-    values, count = distinct(full._value, n)
+    values, count, *more = distinct(full._value, n)
     count = syncs.count(count)
-    values = _head(values, bucket(count, full.size))
-    return _new(_Pending(ndarray._wrap(values), length=count), a._dtype)
+    b = bucket(count, full.size)
+    return tuple(_new(_Pending(ndarray._wrap(_head(v, b)), length=count), np.dtype(dt))
+                 for v, dt in zip([values, *more], [a._dtype, *(m.dtype for m in more)]))
 
 
 _head = jit(lambda values, b: values[:b], static_argnums=(1,))
