@@ -133,10 +133,13 @@ def _distinct_padded(full, n, equal_nan, sorted_first):
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     if not return_inverse and axis is None and masked.unique_applies(ar):  # bucketed values
-        values, index, counts = masked.unique(ar, lambda full, n: _distinct_padded(
-            full, n, bool(equal_nan), bool(return_index or return_counts)))
-        extra = [r for r, flag in ((index, return_index), (counts, return_counts)) if flag]
-        return (values, *extra) if extra else values
+        def distinct(full, n):
+            values, count, index, counts = _distinct_padded(
+                full, n, bool(equal_nan), bool(return_index or return_counts))
+            return (values, count, *(r for r, asked in ((index, return_index),
+                                                         (counts, return_counts)) if asked))
+        results = masked.unique(ar, distinct)
+        return results if len(results) > 1 else results[0]
     return _unique_nd(ar, return_index, return_inverse, return_counts, axis, equal_nan)
 
 
