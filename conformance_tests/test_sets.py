@@ -149,3 +149,20 @@ def test_isin_table_range_overflow(dt, kind):
     info = np.iinfo(dt)
     test = np.array([info.min if info.min else 0, info.max if info.min else 200], dt)
     check(lambda xp, a, t: xp.isin(a, t, kind=kind), np.array([1, 2, 3, 0], dt), test)
+
+
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "?qfD"], ids=str)
+def test_set_ops_of_compactions(dt):
+    """Compactions (``a[m]``: on the device a masked value, bucketed once its length is asked)
+    and the uniques of them, through unique's flags, isin and the set routines."""
+    a, b = _data(dt).ravel(), _data(dt)[1:].ravel()
+
+    def body(xp, a, b):
+        x, y = a[a != a[0]], b[b != b[-1]]
+        len(x)  # bucketed from here, on the device
+        u = xp.unique(x)
+        return (u, xp.unique(x, return_index=True, return_counts=True),
+                xp.unique(x, return_counts=True, equal_nan=False), xp.isin(u, xp.unique(y)),
+                xp.isin(x, y, invert=True), u[xp.isin(u, y)], xp.intersect1d(x, y),
+                xp.union1d(x, y), xp.setdiff1d(x, y), xp.setdiff1d(y, x), xp.setxor1d(x, y))
+    check(body, a, b)

@@ -54,7 +54,6 @@ on = LIMIT = BYTES = EARLY = None
 _AVALS = {}  # (kernel, operand shapes and dtypes) -> (shape, dtype) of the result, or None
 _SCALARS = frozenset({float, int, complex, bool})
 _INT = frozenset({int})
-_DTYPE_RANGES = {}  # integer or boolean dtype -> the range of its values (``_new``)
 # the directories of tnp's own frames, skipped when finding the program's statement
 _OWN_DIRS = tuple(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
@@ -327,9 +326,7 @@ def _new(fn, args, shape, dtype, check=None, rule=None):
     if not isinstance(dtype, np.dtype):
         dtype = np.dtype(dtype)
     if dtype.kind in "biu":
-        rule = _DTYPE_RANGES.get(dtype)
-        if rule is None:
-            rule = _DTYPE_RANGES[dtype] = dtype_range(dtype)
+        rule = dtype_range(dtype)
     if type(shape) is not tuple:
         shape = tuple(shape)
     n = Node()

@@ -16,6 +16,7 @@ is left (its minimum and maximum, a kernel dispatched beside the graph, read whe
 wait), so a buffer read by a loop is measured once and its checks are gone from the third
 iteration on; one seen once is never measured.
 """
+import functools
 import math
 import numbers
 import weakref
@@ -35,6 +36,7 @@ _SEEN = "seen"  # a leaf of one proof attempt: measured at the next
 _UNKNOWN = "unknown"  # measured and found not finite, or not measurable
 
 
+@functools.cache
 def dtype_range(dt):
     """The range of every value of the integer or boolean dtype ``dt`` (None for others)."""
     if dt.kind == "b":
