@@ -200,3 +200,16 @@ def test_matmul_and_dot(pair):
     first, second = PAIRS[pair]
     check(lambda xp, a, b: (a @ b.T, xp.dot(a[0], b[1]), xp.einsum("ij,ij->i", a, b)),
           first(F), second(G), rtol=1e-12)
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_set_routines_and_joins_of_compactions(pair):
+    left, right = PAIRS[pair]
+
+    def body(xp, a, b):
+        x, y = a[a > -3], b[b > 1]  # on the device: compactions, bucketed as their lengths are read
+        return (xp.intersect1d(x, y, return_indices=True), xp.intersect1d(a, b, True, True),
+                xp.setxor1d(x, y), xp.setxor1d(a, y, True), xp.union1d(x, b), xp.setdiff1d(y, x),
+                xp.concatenate((x, y, a[0])), xp.concatenate((x, b), axis=None),
+                xp.unique(x, return_inverse=True), xp.unique(a, True, True, True))
+    check(body, left(I), right(J))

@@ -369,12 +369,20 @@ def test_set_routines_are_bucketed():
         results = [xp.union1d(a, b), xp.intersect1d(a, b), xp.setdiff1d(a, b),
                    xp.union1d(fa, fb), xp.intersect1d(fa, fb), xp.setdiff1d(fa, fb),
                    xp.setdiff1d(kept, b), xp.intersect1d(kept, b), xp.isin(u, w),
-                   xp.isin(u, w, invert=True), u[xp.isin(u, w)]]
+                   xp.isin(u, w, invert=True), u[xp.isin(u, w)], xp.setxor1d(a, b),
+                   xp.setxor1d(fa, fb), xp.setxor1d(kept, fb), xp.setxor1d(u, w, True),
+                   *xp.intersect1d(a, b, return_indices=True),
+                   *xp.intersect1d(fa, fb, return_indices=True),
+                   *xp.intersect1d(kept, b, return_indices=True),
+                   xp.concatenate((u, b, kept)), xp.concatenate((w, fa[:9]), axis=None),
+                   xp.concatenate((kept,), dtype=xp.float32)]
         if xp is tnp:
             assert all(_bucketed(r) for r in results)
         return results + [
             xp.intersect1d(a, fb),  # other dtypes: NumPy's exact path
-            xp.intersect1d(a, b, return_indices=True), xp.setxor1d(a, b),
+            xp.intersect1d(a, fb, return_indices=True), xp.intersect1d(a, b, True, True),
+            xp.setxor1d(a, b, assume_unique=True), xp.setxor1d(a[:0], b),
+            xp.concatenate((u, fa[:6].reshape(2, 3)), axis=None),  # N-D: NumPy's path
             xp.setdiff1d(a, b, assume_unique=True), xp.isin(a[:7], w), xp.isin(u, b[:0]),
             xp.setdiff1d(a[:0], b), xp.union1d(a[:0], b[:0]), xp.isin(u, w, kind="table"),
             [len(r) for r in results[:8]], repr(results[2]), results[4].tolist()]
@@ -412,13 +420,21 @@ def test_unique_index_and_counts_are_bucketed(equal_nan):
                    xp.unique(f, return_index=True, equal_nan=equal_nan),
                    xp.unique(f, return_index=True, return_counts=True, equal_nan=equal_nan),
                    xp.unique(kept % 11, return_index=True, return_counts=True),
-                   xp.unique_counts(f)]
+                   xp.unique_counts(f), xp.unique(kept % 11, True, True, True)[:2],
+                   xp.unique_all(f)[:2], xp.unique(f, return_inverse=True)[:1]]
         if xp is tnp:
             assert all(_bucketed(r) for rs in results for r in rs)
         values, counts = results[0]
-        return results + [values[counts > 80], counts.sum(), len(results[1][1]),
-                          xp.unique(v % 37, return_inverse=True),  # NumPy's exact path
-                          xp.unique(f[:0], return_counts=True)]
+        inverses = [xp.unique(f, return_inverse=True, equal_nan=equal_nan)[1],
+                    xp.unique(v[:4000].reshape(-1, 4) % 37, True, True)[2],  # its shape
+                    xp.unique(kept % 11, True, True, True)[2],  # the input's layout
+                    xp.unique_all(f)[2], xp.unique_inverse(kept % 5).inverse_indices]
+        if xp is tnp:
+            assert [_bucketed(i) for i in inverses] == [False, False, True, False, True]
+        return results + inverses + [
+            values[counts > 80], counts.sum(), len(results[1][1]), len(inverses[2]),
+            xp.unique(f[:0], return_counts=True), xp.unique(v[:4000].reshape(-1, 4), axis=0)[:3],
+            values[inverses[1]], xp.unique(v % 7, return_inverse=True, axis=0)]
     both(body, L, F)
 
 
@@ -442,3 +458,29 @@ def test_unique_counts_loop_builds_per_bucket():
     # built per count before (the exact path's kernels of each count): 308 for these 60
     # counts; now 93 for 19 buckets
     assert len(set(lengths)) > 40 and new <= 6 * buckets
+
+
+def xor_loop(xp, v, iterations):
+    """``setxor1d``, ``intersect1d(return_indices=True)`` and ``unique(return_inverse=True)``
+    of compactions by a new 0-d ``t`` every iteration (new lengths each time)."""
+    x = xp.asarray(v)
+    sums, lengths = [], []
+    for n in range(iterations):
+        t = xp.asarray(n * 61 + 50)
+        y = x[x < t]
+        s = xp.setxor1d(x[:2000] // 2, y // 3)
+        i, i1, i2 = xp.intersect1d(y // 5, x[x >= t] // 7, return_indices=True)
+        u, inv = xp.unique(y % 97, return_inverse=True)
+        sums.append([int(s.sum()), int(i.sum()), int(i1.sum()), int(i2.sum()), int(inv.sum())])
+        lengths.append(len(s))
+    return sums, lengths
+
+
+@pytest.mark.usefixtures("compiled_tier")
+def test_xor_intersect_inverse_loop_builds_per_bucket():
+    counts = [int((L < n * 61 + 50).sum()) for n in range(60)]
+    buckets = len({masked.bucket(n, L.size) for n in counts})  # the compactions' buckets
+    new = _per_bucket(lambda xp, v, k: xor_loop(xp, v, 60), L)
+    # built per count before (the exact paths' kernels of each count): 4,800 for these 60
+    # iterations; now 605 for 20 buckets of the compactions (their sets' buckets in each)
+    assert len(set(counts)) == 60 and new <= 40 * buckets

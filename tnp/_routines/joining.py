@@ -18,7 +18,7 @@ from numpy.exceptions import AxisError
 from numpy.lib._arraypad_impl import _as_pairs
 
 from .._core.rules import dtypes, probe
-from .._core.array import flags, write
+from .._core.array import flags, masked, write
 from .._core.numerics.casting import cast, numpy_cast
 from .._core.array.ndarray import ndarray, numpy_value
 from .._core.dispatch.normalize import (ArrayLike, ArrayLikeSeq, normalize, normalize_axes,
@@ -49,7 +49,8 @@ def _concat_kernel(arrays: ArrayLikeSeq, axis, dt):
     return jnp.concatenate([numpy_cast(a, dt) for a in arrays], axis=axis)
 
 
-@np_doc(np.concatenate)
+@np_doc(np.concatenate, notes="Of compactions (``x[m]``, ``unique``) and 1-D device arrays: a "
+        "bucketed value (one kernel per tuple of buckets, not per length).")
 def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
@@ -62,8 +63,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
     if not arrays:
         raise ValueError("need at least one array to concatenate")
     probe_axis = axis  # (None: a Python scalar stays weak, as in NumPy's call)
-    if axis is None:
-        arrays, axis = [a.ravel() for a in arrays], 0
+    if axis is None:  # (a masked or bucketed value is 1-D: kept as it is)
+        arrays, axis = [a if type(a) is masked.MaskedValue else a.ravel() for a in arrays], 0
     ax = axis
     if arrays[0].ndim:
         ax = normalize_axis(operator.index(axis), arrays[0].ndim)
@@ -84,6 +85,8 @@ def concatenate(arrays, /, axis=0, out=None, *, dtype=None, casting="same_kind")
                    casting=casting)
         write.assign(out, _concat_kernel(arrays, ax, dt))
         return out
+    if masked.joins(arrays):  # a bucketed value (no kernel per length)
+        return masked.concatenate(arrays, dtypes.canonical(dt))
     return _concat_kernel(arrays, ax, dtypes.canonical(dt))
 
 

@@ -15,7 +15,7 @@ from numpy.lib._arraysetops_impl import (UniqueAllResult, UniqueCountsResult,
                                          UniqueInverseResult)
 
 from .._core.rules import dtypes, probe
-from .._core.numerics.casting import cast, numpy_cast
+from .._core.numerics.casting import numpy_cast
 from .._core.dispatch.normalize import ArrayLike, normalize
 from .._core.dispatch.np_doc import np_doc
 from .._core.engine import syncs
@@ -102,15 +102,16 @@ def _distinct(ar):
     return _flat_take(ar, first)
 
 
-@functools.partial(jit, static_argnums=(2, 3))
-def _distinct_padded(full, n, equal_nan, sorted_first):
+@functools.partial(jit, static_argnums=(2, 3, 4))
+def _distinct_padded(full, n, equal_nan, sorted_first, inverse):
     """What ``unique`` gives of ``full``'s first ``n`` lanes (raveled; ``n >= 1``), in buffers
     of ``full``'s size (lanes past the count unspecified): the values, their count, each one's
-    index and its count; one kernel per size, dtype and flags (``masked.unique``). Of equal
-    values that differ (NaNs, signed zeros) the first seen, as NumPy's plain ``unique``, or
-    with ``sorted_first`` the first in the stable sort, as NumPy's with further results. The
-    other lanes take lane 0's value, so they sort after it among its equals (a stable sort),
-    start no group of their own and are not counted."""
+    index and its count, and with ``inverse`` each lane's value's position among them; one
+    kernel per size, dtype and flags (``masked.unique``). Of equal values that differ (NaNs,
+    signed zeros) the first seen, as NumPy's plain ``unique``, or with ``sorted_first`` the
+    first in the stable sort, as NumPy's with further results. The other lanes take lane 0's
+    value, so they sort after it among its equals (a stable sort), start no group of their own
+    and are not counted."""
     x = jnp.ravel(full)
     lanes = jnp.arange(x.shape[0])
     x = jnp.where(lanes < n, x, x[0])
@@ -124,22 +125,26 @@ def _distinct_padded(full, n, equal_nan, sorted_first):
     if sorted_first:
         pick = perm[pick]
     counts = jax.ops.segment_sum(real.astype(np.int64), group, num_segments=x.shape[0])
-    return x[pick], jnp.count_nonzero(new), pick.astype(np.int64), counts
+    where = jnp.zeros(x.shape, np.int64).at[perm].set(group) if inverse else None
+    return x[pick], jnp.count_nonzero(new), pick.astype(np.int64), counts, where
 
 
 @np_doc(np.unique, notes="Sync point: the number of distinct values is read from the device. "
-        "Always sorted. Of a device array (no ``return_inverse``, no ``axis``), bucketed "
-        "values.")
+        "Always sorted. Of a device array (no ``axis``), bucketed values (the inverse: of the "
+        "input's layout).")
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
-    if not return_inverse and axis is None and masked.unique_applies(ar):  # bucketed values
+    if axis is None and masked.unique_applies(ar):  # bucketed values
         def distinct(full, n):
-            values, count, index, counts = _distinct_padded(
-                full, n, bool(equal_nan), bool(return_index or return_counts))
-            return (values, count, *(r for r, asked in ((index, return_index),
-                                                         (counts, return_counts)) if asked))
-        results = masked.unique(ar, distinct)
-        return results if len(results) > 1 else results[0]
+            values, count, index, counts, inverse = _distinct_padded(
+                full, n, bool(equal_nan), bool(return_index or return_inverse or return_counts),
+                bool(return_inverse))
+            return values, count, [r for r, asked in ((index, return_index),
+                                                      (counts, return_counts)) if asked], inverse
+        values, *more, inverse = masked.unique(ar, distinct)
+        if return_inverse:
+            more.insert(int(return_index), inverse)
+        return (values, *more) if more else values
     return _unique_nd(ar, return_index, return_inverse, return_counts, axis, equal_nan)
 
 
@@ -223,27 +228,42 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     return _isin_kernel(element, test_elements, bool(invert), dt)
 
 
-def _sorted1d(aux):
-    """Stable argsort and sorted values of a 1-D jax array."""
+@functools.partial(jit, static_argnums=(2,))
+def _joined_sorted(ar1, ar2, dt):
+    """The raveled ``ar1`` and ``ar2`` joined as ``dt``: its stable argsort, its sorted values
+    and where consecutive sorted values are equal (NaNs never)."""
+    aux = jnp.concatenate([numpy_cast(ar1.ravel(), dt), numpy_cast(ar2.ravel(), dt)])
     keys = sort_keys(aux)
     perm = jax.lax.sort((*keys, jnp.arange(aux.shape[0], dtype=np.int64)), is_stable=True,
                         num_keys=len(keys))[-1]
-    return perm, aux[perm]
+    aux = aux[perm]
+    return perm, aux, aux[1:] == aux[:-1]
 
 
 def _compress(x, mask):
-    concrete(mask, "set routine", "jnp's set routines with size=")
     return _flat_take(x, positions(mask, "flat"))
 
 
-@np_doc(np.intersect1d, notes="Sync point (as unique). Of device arrays of one dtype (values "
-        "only), a bucketed value: ``unique(ar1)`` where ``isin`` ``ar2``.")
+@jit
+def _pairs(aux, perm, at, n1):
+    """``intersect1d``'s results from the equal pairs at ``at`` of the sorted joined values."""
+    return aux[at], perm[at], perm[at + 1] - n1
+
+
+@np_doc(np.intersect1d, notes="Sync point (as unique). Of device arrays of one dtype (no "
+        "``assume_unique``), bucketed values: ``unique(ar1)`` where ``isin`` ``ar2``, with "
+        "``return_indices`` each side's first indices where ``isin`` the other.")
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     a, b = asarray(ar1), asarray(ar2)
-    if not (assume_unique or return_indices) and a.dtype == b.dtype and (
-            masked.unique_applies(a)):  # (NumPy's adjacent equals of the sorted uniques)
-        u = unique(a)
-        return u[isin(u, b)]
+    if not assume_unique and a.dtype == b.dtype and masked.unique_applies(a) and (
+            masked.unique_applies(b) or not return_indices):
+        # (NumPy: the adjacent equals of the sorted uniques; NaNs never equal)
+        if not return_indices:
+            u = unique(a)
+            return u[isin(u, b)]
+        (u1, i1), (u2, i2) = unique(a, return_index=True), unique(b, return_index=True)
+        m1, m2 = isin(u1, u2, assume_unique=True), isin(u2, u1, assume_unique=True)
+        return u1[m1], i1[m1], i2[m2]
     return _intersect1d(ar1, ar2, assume_unique, return_indices)
 
 
@@ -254,18 +274,12 @@ def _intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique, return_indices):
         ar2, ind2 = _unique(ar2.ravel(), True)[:2]
     elif not assume_unique:
         ar1, ar2 = _distinct(ar1.ravel()), _distinct(ar2.ravel())
-    else:
-        ar1, ar2 = ar1.ravel(), ar2.ravel()
-    dt = dtypes.result_type(ar1, ar2)
-    perm, aux = _sorted1d(jnp.concatenate([cast(ar1, dt), cast(ar2, dt)]))
-    mask = aux[1:] == aux[:-1]
-    int1d = _compress(aux[:-1], mask)
+    perm, aux, mask = _joined_sorted(ar1, ar2, dtypes.result_type(ar1, ar2))
     if not return_indices:
-        return int1d
-    i1 = _compress(perm[:-1], mask)
-    i2 = _compress(perm[1:], mask) - ar1.size
+        return _compress(aux, mask)  # (the mask's lanes: the first of each equal pair)
+    int1d, i1, i2 = _pairs(aux, perm, positions(mask, "flat"), ar1.size)
     if not assume_unique:
-        i1, i2 = ind1[i1], ind2[i2]
+        i1, i2 = _flat_take(ind1, i1), _flat_take(ind2, i2)
     return int1d, i1, i2
 
 
@@ -283,15 +297,29 @@ def setdiff1d(ar1, ar2, assume_unique=False):
     return ar1[isin(ar1, ar2, assume_unique=True, invert=True)]
 
 
-@np_doc(np.setxor1d, notes="Sync point (as unique).")
+@np_doc(np.setxor1d, notes="Sync point (as unique). Of device arrays, a bucketed value: the "
+        "values counted once in the two sets joined.")
+def setxor1d(ar1, ar2, assume_unique=False):
+    a, b = asarray(ar1), asarray(ar2)
+    if masked.unique_applies(a) and masked.unique_applies(b):
+        if not assume_unique:
+            a, b = unique(a), unique(b)
+        # (NumPy: the elements unequal to both sorted neighbours; NaNs never equal)
+        values, counts = unique(concatenate((a, b), axis=None), return_counts=True,
+                                equal_nan=False)
+        return values[counts == 1]
+    return _setxor1d(a, b, assume_unique)
+
+
 @normalize(jit=False)
-def setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique=False):
+def _setxor1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique):
     if not assume_unique:
         ar1, ar2 = _distinct(ar1.ravel()), _distinct(ar2.ravel())
-    dt = dtypes.result_type(ar1, ar2)
-    aux = jnp.concatenate([cast(ar1.ravel(), dt), cast(ar2.ravel(), dt)])
+    _, aux, equal = _joined_sorted(ar1, ar2, dtypes.result_type(ar1, ar2))
     if aux.size == 0:
         return aux
-    aux = _sorted1d(aux)[1]
-    flag = jnp.concatenate([jnp.ones(1, bool), aux[1:] != aux[:-1], jnp.ones(1, bool)])
-    return _compress(aux, flag[1:] & flag[:-1])
+    return _compress(aux, _unpaired(equal))
+
+
+_unpaired = jit(lambda equal: ~(jnp.concatenate([jnp.zeros(1, bool), equal]) |
+                                jnp.concatenate([equal, jnp.zeros(1, bool)])))

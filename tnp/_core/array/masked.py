@@ -29,14 +29,17 @@ bucketed again (``getitem``), the reductions mask the padding (``reduction``), a
 by such an ``i`` drops the padding lanes (``setitem``, ``write.assign_lanes``). Anything else
 materialises it: ``buf[:n]`` as an ordinary array. ``nonzero`` and ``flatnonzero`` of a device
 array make bucketed integer values directly (``nonzero``: the positions read on the host,
-padded and placed, their host copy kept for the bounds checks), and ``unique`` of numeric or
-boolean values a bucketed value of its sorted distinct values (``unique``).
+padded and placed, their host copy kept for the bounds checks), ``unique`` of numeric or
+boolean values a bucketed value of its sorted distinct values (``unique``), and
+``concatenate`` of compactions a bucketed value of their buffers end to end
+(``concatenate``).
 
 A masked value is an ``ndarray`` subclass with no slots of its own (so that it can become an
 ``ndarray`` in place): its record (``_Pending``) is in the ``_cache`` slot, and its buffer and
 base are properties that materialise it, its shape one that buckets it. ``type()`` shows the
 subclass until then; ``__class__`` says ``ndarray``.
 """
+import functools
 import math
 import threading
 
@@ -271,7 +274,7 @@ def nonzero(a, flat=False):
 
 
 def unique_applies(a):
-    """Whether ``unique(a)`` (values only, no axis) is a bucketed value here: ``a`` of
+    """Whether ``unique(a)`` (no axis) is a bucketed value here: ``a`` of
     ``positions_apply``, of a numeric or boolean dtype, not empty."""
     return positions_apply(a) and a._dtype.kind in "biufc" and a.size > 0
 
@@ -279,22 +282,60 @@ def unique_applies(a):
 def unique(a, distinct):
     """NumPy's ``unique(a)`` for ``a`` of ``unique_applies``, bucketed values of one layout:
     ``distinct(buffer, n)`` gives the sorted distinct values of the buffer's first ``n`` lanes
-    (in a buffer of its size), their count, and any further results per distinct value (first
-    indices, counts), by one kernel per buffer size and dtype (the routine's: NumPy's order and
-    equality); ``a``'s buffer is its own, or a masked value's bucket. The count is read (sync
-    point "shape") and the first ``bucket(count)`` lanes of each kept (one slice per pair of
-    buckets). Returns the values and the further results, a tuple."""
+    (in a buffer of its size), their count, a list of further results per distinct value
+    (first indices, counts) and a result per lane (the inverse) or None, by one kernel per
+    buffer size and dtype (the routine's: NumPy's order and equality); ``a``'s buffer is its
+    own, or a masked value's bucket. The count is read (sync point "shape") and the first
+    ``bucket(count)`` lanes of each result per value kept (one slice per pair of buckets).
+    Returns the values, the further results and the result per lane (of ``a``'s layout: a
+    bucketed value of ``a``'s length, or an array of ``a``'s shape) or None."""
     with _LOCK:
         full, n = (bucketize(a)._cache.full, a._cache.length) if type(a) is MaskedValue else (
             a, a.size)
-    values, count, *more = distinct(full._value, n)
+    values, count, more, per_lane = distinct(full._value, n)
     count = syncs.count(count)
     b = bucket(count, full.size)
-    return tuple(_new(_Pending(ndarray._wrap(_head(v, b)), length=count), np.dtype(dt))
-                 for v, dt in zip([values, *more], [a._dtype, *(m.dtype for m in more)]))
+    if per_lane is not None:
+        per_lane = _new(_Pending(ndarray._wrap(per_lane), length=n), np.dtype(per_lane.dtype)) \
+            if type(a) is MaskedValue else ndarray._wrap(per_lane).reshape(a._shape)
+    return (*(_new(_Pending(ndarray._wrap(_head(v, b)), length=count), np.dtype(dt))
+              for v, dt in zip([values, *more], [a._dtype, *(m.dtype for m in more)])),
+            per_lane)
 
 
 _head = jit(lambda values, b: values[:b], static_argnums=(1,))
+
+
+def joins(arrays):
+    """Whether ``concatenate(arrays)`` along their one axis is a bucketed value here: a masked
+    or bucketed value among ``arrays``, the others 1-D device-tier arrays, no JAX trace
+    active."""
+    return any(type(a) is MaskedValue for a in arrays) and all(
+        type(a) is MaskedValue or type(a) is ndarray and len(a._shape) == 1
+        and not a._on_host for a in arrays) and isinstance(tracing.current_trace(),
+                                                           _jcore.EvalTrace)
+
+
+def concatenate(arrays, dtype):
+    """NumPy's ``concatenate(arrays)`` for ``arrays`` of ``joins``, cast to ``dtype``: a
+    bucketed value whose buffer is the operands' buffers (buckets, or a plain array's whole
+    size) end to end, each written at the sum of the true lengths before it (one kernel per
+    tuple of buffer sizes and dtypes; no sync past the masked ones' counts)."""
+    with _LOCK:
+        parts = [(bucketize(a)._cache.full, a._cache.length) if type(a) is MaskedValue
+                 else (a, a.size) for a in arrays]
+    full = _joined(tuple(f._value for f, _ in parts), tuple(n for _, n in parts), dtype)
+    return _new(_Pending(ndarray._wrap(full), length=sum(n for _, n in parts)), dtype)
+
+
+@functools.partial(jit, static_argnums=(2,))
+def _joined(fulls, lengths, dtype):
+    out = jnp.zeros(sum(f.shape[0] for f in fulls), dtype)
+    start = 0
+    for f, n in zip(fulls, lengths):  # (a later buffer overwrites an earlier one's padding)
+        out = jax.lax.dynamic_update_slice(out, f.astype(dtype), (start,))
+        start = start + n
+    return out
 
 
 def elementwise(a, fn):
