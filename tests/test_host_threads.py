@@ -75,6 +75,22 @@ def test_not_split_where_it_does_not_qualify(split):
     assert split == []
 
 
+def test_loops_that_compute_split_from_a_smaller_size(split):
+    """A loop that computes for each element (``host_threads.costly``: transcendental, complex,
+    integer division) splits from two pieces of ``MIN_PIECE_COSTLY``; a cheap one does not."""
+    n = 2 * host_threads.MIN_PIECE_COSTLY + 5
+    assert n < 2 * host_threads.MIN_PIECE
+    x = np.random.default_rng(1).standard_normal(n)
+    calls = {"exp": lambda xp, a: xp.exp(a), "abs of complex": lambda xp, a: abs(a + 1j),
+             "floor_divide of int64": lambda xp, a: (a * 100).astype(np.int64) // 7,
+             "multiply": lambda xp, a: a * 3.0, "less": lambda xp, a: a < 0.5}
+    for name, fn in calls.items():
+        got, want = fn(tnp, tnp.asarray(x)), fn(np, x)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    assert split == ["exp", "add", "absolute", "floor_divide"]  # (a + 1j: complex, computes)
+
+
 def test_one_thread_does_not_split(split):
     settings.update(host_threads=1)
     f = _inputs(tnp)[0]

@@ -1,11 +1,14 @@
 """NumPy's elementwise loops over large host arrays, split across the machine's cores.
 
 NumPy runs a ufunc's loop on one core. On the host tier (``host.operands``), a ufunc call
-whose array operands are C-contiguous, of one shape, of numeric dtypes and at least
-``MIN_PIECE`` elements per thread runs NumPy's own loop on contiguous pieces of them on
-``THREADS`` threads at once (NumPy releases the GIL in its numeric loops), writing into results
-allocated with the dtypes NumPy's loop gives (resolved on one element of each operand). The
-work is elementwise, so every value is NumPy's whatever the split.
+whose array operands are C-contiguous, of one shape, of numeric dtypes and at least a piece's
+worth of elements per thread runs NumPy's own loop on contiguous pieces of them on ``THREADS``
+threads at once (NumPy releases the GIL in its numeric loops), writing into results allocated
+with the dtypes NumPy's loop gives (resolved on one element of each operand). The work is
+elementwise, so every value is NumPy's whatever the split. A piece is ``MIN_PIECE`` elements
+for a cheap loop (a comparison, a product: memory-bound) and ``MIN_PIECE_COSTLY`` for a loop
+that computes for each element (``costly``: a transcendental function, a complex operand, an
+integer division), where the hand-off is paid back sooner.
 
 Floating-point errors: the pieces run with each category the caller's error state does not
 ignore in NumPy's mode 'call' (recorded, not acted on). When one is recorded the call runs
@@ -24,9 +27,15 @@ from .. import settings
 
 MIN_PIECE = 1 << 20  # elements per piece: below it a cheap loop (a comparison, a product) loses
 # more to the hand-off and the pieces' page faults than it gains (benchmarks/cases/host_threads.py)
+MIN_PIECE_COSTLY = 1 << 18  # the same for a loop that computes (``costly``)
+_COSTLY_LOOPS = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2",
+    "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2", "hypot", "sinh", "cosh",
+    "tanh", "arcsinh", "arccosh", "arctanh", "power", "float_power", "cbrt", "floor_divide",
+    "remainder", "fmod", "divmod"})
 _NUMERIC = frozenset("biufc")
 THREADS = 1
-SPLIT_AT = float("inf")  # the smallest call split: two pieces' worth, with two threads or more
+SPLIT_AT = float("inf")  # the smallest call split: two costly pieces' worth, with two threads
 _pool = [None]
 _POOL_LOCK = threading.Lock()
 
@@ -41,7 +50,7 @@ def _cores():
 def _setting(name, value):
     global THREADS, SPLIT_AT
     THREADS = value if value > 0 else _cores()
-    SPLIT_AT = 2 * MIN_PIECE if THREADS > 1 else float("inf")
+    SPLIT_AT = 2 * MIN_PIECE_COSTLY if THREADS > 1 else float("inf")
 
 
 settings.watch(_setting, "host_threads")
@@ -68,17 +77,26 @@ if hasattr(os, "register_at_fork"):  # (POSIX: Windows has no fork)
     os.register_at_fork(after_in_child=_forget_pool)
 
 
-def pieces(size):
+def costly(ufunc, vals):
+    """Whether ``ufunc``'s loop over ``vals`` computes for each element (a transcendental
+    function, an integer division, a complex operand) rather than moving memory."""
+    return ufunc.__name__ in _COSTLY_LOOPS or any(
+        type(v) is np.ndarray and v.dtype.kind == "c" or type(v) is complex for v in vals)
+
+
+def pieces(size, costly=False):
     """How many pieces a call over ``size`` elements is split into (1: not split)."""
-    return min(THREADS, size // MIN_PIECE)
+    return min(THREADS, size // (MIN_PIECE_COSTLY if costly else MIN_PIECE))
 
 
 def split_call(ufunc, vals, shape, size):
     """``ufunc(*vals)`` computed in pieces on several threads, or None where the call does not
     qualify (see the module docstring): ``vals`` are NumPy arrays of ``shape`` (``size``
     elements) and Python scalars."""
-    k = pieces(size)
-    if k < 2 or ufunc.signature is not None or type(ufunc) is not np.ufunc:
+    if ufunc.signature is not None or type(ufunc) is not np.ufunc:
+        return None
+    k = pieces(size, costly(ufunc, vals))
+    if k < 2:
         return None
     flat = []
     for v in vals:
