@@ -180,7 +180,7 @@ def _byte_compile():
 def cases(quick):
     both = {"numpy": NUMPY, "tnp": TNP}
     three = dict(both, **{"tnp device": TNP_DEVICE})
-    repeats = 1 if quick else 3
+    repeats = 1 if quick else 7  # (single runs of these programs spread by +-15%)
     small = mandelbrot(300, 250, 20)
     out = [_case("masked Mandelbrot", small, three, repeats),
            _case("compacting Mandelbrot", compacting(300, 250, 20), three, repeats),
@@ -196,7 +196,7 @@ def cases(quick):
     grow = growing(200 if quick else 1000)
     out += [_case("one-shot script", shot, both, repeats),
             _case("growing array", grow, both, repeats),
-            _case("import", (IMPORT, "-"), both, 3 if quick else 5),
+            _case("import", (IMPORT, "-"), both, 3 if quick else 21),
             _second_run_case("one-shot script", shot),
             _second_run_case("masked Mandelbrot", small)]
     if not quick:
