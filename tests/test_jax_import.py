@@ -75,6 +75,23 @@ report(after_import=after_import, after_program='jax' in sys.modules, r=r.tolist
     np.testing.assert_allclose(got["g"], np.random.default_rng(0).normal(size=3), rtol=1e-12)
 
 
+def test_no_routine_family_or_submodule_imports_jax():
+    """Each family (imported at its first name's use) and submodule, imported alone after
+    tnp, leaves JAX out (``sets`` took ``jnp.reshape`` at import: a program calling ``unique``
+    on host arrays paid JAX's 0.4 s start)."""
+    got = _run("""
+import importlib, subprocess
+from tnp import _routines
+names = sorted(set(_routines.OWNER.values())) + ["fft", "linalg", "random", "lib", "testing"]
+code = "import importlib, sys, tnp; importlib.import_module('tnp.' + sys.argv[1]); "\
+       "print('jax' in sys.modules)"
+report(loaded={n: subprocess.run([sys.executable, "-c", code, n], capture_output=True,
+                                 text=True).stdout.strip() for n in names})
+""")
+    assert len(got["loaded"]) > 30
+    assert {n: v for n, v in got["loaded"].items() if v != "False"} == {}
+
+
 def test_the_first_device_operation_imports_and_configures_jax():
     got = _run("""
 import tnp

@@ -93,7 +93,7 @@ def _unrows(rows, shape, axis):
     """Distinct ``rows`` (``_rows``) back as slices along ``axis`` of an array of ``shape``."""
     moved = shape[axis:axis + 1] + shape[:axis] + shape[axis + 1:]
     return jnp.moveaxis(rows.reshape((rows.shape[0],) + moved[1:]), 0, axis)
-_reshaped = jit(jnp.reshape, static_argnums=1)
+_reshaped = jit(lambda x, shape: jnp.reshape(x, shape), static_argnums=1)  # (jnp: not at import)
 
 
 def _distinct(ar):
