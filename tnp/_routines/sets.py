@@ -241,7 +241,12 @@ def _joined_sorted(ar1, ar2, dt):
 
 
 def _compress(x, mask):
-    return _flat_take(x, positions(mask, "flat"))
+    return _flat_take(x, _positions(mask))
+
+
+def _positions(mask):
+    concrete(mask, "set routine", "jnp's set routines with size=")
+    return positions(mask, "flat")
 
 
 @jit
@@ -277,7 +282,7 @@ def _intersect1d(ar1: ArrayLike, ar2: ArrayLike, assume_unique, return_indices):
     perm, aux, mask = _joined_sorted(ar1, ar2, dtypes.result_type(ar1, ar2))
     if not return_indices:
         return _compress(aux, mask)  # (the mask's lanes: the first of each equal pair)
-    int1d, i1, i2 = _pairs(aux, perm, positions(mask, "flat"), ar1.size)
+    int1d, i1, i2 = _pairs(aux, perm, _positions(mask), ar1.size)
     if not assume_unique:
         i1, i2 = _flat_take(ind1, i1), _flat_take(ind2, i2)
     return int1d, i1, i2
