@@ -86,7 +86,8 @@ def numpy_signature(fn):
     numpy_fn = fn.__numpy__
     if getattr(numpy_fn, "__text_signature__", None) and not hasattr(numpy_fn, "__signature__"):
         fn.__wrapped__ = numpy_fn
-        vars(fn).pop("__signature__", None)
+        if hasattr(fn, "__signature__"):  # (``np_doc``'s: tnp's own parameters)
+            del fn.__signature__
         return fn
     try:
         fn.__signature__ = inspect.signature(numpy_fn)
