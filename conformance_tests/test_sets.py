@@ -164,5 +164,23 @@ def test_set_ops_of_compactions(dt):
         return (u, xp.unique(x, return_index=True, return_counts=True),
                 xp.unique(x, return_counts=True, equal_nan=False), xp.isin(u, xp.unique(y)),
                 xp.isin(x, y, invert=True), u[xp.isin(u, y)], xp.intersect1d(x, y),
-                xp.union1d(x, y), xp.setdiff1d(x, y), xp.setdiff1d(y, x), xp.setxor1d(x, y))
+                xp.union1d(x, y), xp.setdiff1d(x, y), xp.setdiff1d(y, x), xp.setxor1d(x, y),
+                xp.setxor1d(u, xp.unique(y), assume_unique=True),
+                xp.intersect1d(x, y, return_indices=True), xp.unique(x, return_inverse=True),
+                xp.unique(x, True, True, True, equal_nan=False), xp.concatenate((x, y, u)),
+                xp.concatenate((u, b[:3]), axis=None))
     check(body, a, b)
+
+
+@pytest.mark.parametrize("dt", [np.dtype(c) for c in "qfD"], ids=str)
+def test_joined_compactions_cast(dt):
+    """``concatenate`` of compactions with ``dtype=``: NumPy's casts (float to int truncates,
+    complex to float warns and drops the imaginary part)."""
+    a = (np.arange(24) * 1.75 - 9).astype(dt)
+
+    def body(xp, a):
+        x, y = a[a.real > 0], a[a.real < -2]
+        len(x)
+        return (xp.concatenate((x, y), dtype=xp.int16, casting="unsafe"),
+                xp.concatenate((y, x), dtype=xp.float32, casting="unsafe"))
+    check(body, a)

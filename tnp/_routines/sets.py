@@ -30,7 +30,8 @@ __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_va
 
 
 def _row_argsort(rows):
-    """Stable lexicographic argsort of the rows of a 2-D array (NumPy's element order)."""
+    """Stable lexicographic argsort of the rows of a 2-D array (NumPy's element order; a 1-D
+    array's argsort as one column)."""
     cols = [k for j in range(rows.shape[1]) for k in sort_keys(rows[:, j])]
     idx = jnp.arange(rows.shape[0], dtype=np.int64)
     if not cols:
@@ -50,9 +51,7 @@ def _same(a, b, equal_nan):
 def _unique_mask(rows, equal_nan, by_rows):
     if not by_rows:  # the distinct elements of the raveled array
         rows = jnp.ravel(rows)
-    perm = _row_argsort(rows) if rows.ndim == 2 else \
-        jax.lax.sort((*sort_keys(rows), jnp.arange(rows.shape[0], dtype=np.int64)),
-                     is_stable=True, num_keys=len(sort_keys(rows)))[-1]
+    perm = _row_argsort(rows if rows.ndim == 2 else rows[:, None])
     aux = rows[perm]
     mask = jnp.concatenate([jnp.ones(min(1, aux.shape[0]), bool),
                             ~_same(aux[1:], aux[:-1], equal_nan)])
@@ -233,9 +232,7 @@ def _joined_sorted(ar1, ar2, dt):
     """The raveled ``ar1`` and ``ar2`` joined as ``dt``: its stable argsort, its sorted values
     and where consecutive sorted values are equal (NaNs never)."""
     aux = jnp.concatenate([numpy_cast(ar1.ravel(), dt), numpy_cast(ar2.ravel(), dt)])
-    keys = sort_keys(aux)
-    perm = jax.lax.sort((*keys, jnp.arange(aux.shape[0], dtype=np.int64)), is_stable=True,
-                        num_keys=len(keys))[-1]
+    perm = _row_argsort(aux[:, None])
     aux = aux[perm]
     return perm, aux, aux[1:] == aux[:-1]
 

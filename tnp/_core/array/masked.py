@@ -47,6 +47,7 @@ import numpy as np
 
 from ..engine import devices, lazy, syncs, tracing
 from ..engine.jaxload import jax, jit, jnp, jcore as _jcore, on_load
+from ..numerics.casting import numpy_cast
 from ..numerics.fperr import errcheck as _errcheck
 from . import indexing, write
 from .ndarray import ndarray
@@ -333,7 +334,7 @@ def _joined(fulls, lengths, dtype):
     out = jnp.zeros(sum(f.shape[0] for f in fulls), dtype)
     start = 0
     for f, n in zip(fulls, lengths):  # (a later buffer overwrites an earlier one's padding)
-        out = jax.lax.dynamic_update_slice(out, f.astype(dtype), (start,))
+        out = jax.lax.dynamic_update_slice(out, numpy_cast(f, dtype), (start,))
         start = start + n
     return out
 
