@@ -138,17 +138,8 @@ def take(x, mask):
 
 
 def _new(rec, dtype):
-    v = object.__new__(MaskedValue)
-    v._lens = v._dyn = ()
-    v._dtype = dtype
-    v._version = 0
-    v._cache = rec
-    v._writeable = True
-    v._exported = v._scalar = False
-    v._trace = tracing.current_trace()
-    v._rshape = v._hview = None
     seen[0] = True
-    return v
+    return MaskedValue._wrap_pending(rec, dtype, tracing.current_trace())
 
 
 def _host(value, point):

@@ -24,6 +24,8 @@ class ndarray:
                  "_writeable", "_exported", "_trace", "_rshape", "_scalar", "_hview", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
+    _pending_host = False  # True for a value of host data kept in pieces (the dispatch
+    # layer's ``host_pieces``): ``numpy_value`` joins it, as an ordinary host array
 
     # ---- construction (internal) ------------------------------------------------------------
     @classmethod
@@ -63,6 +65,22 @@ class ndarray:
         self._scalar = self._exported = False
         self._version = 0
         self._writeable = writeable
+        return self
+
+    @classmethod
+    def _wrap_pending(cls, record, dtype, trace=None):
+        """A new value of ``cls``, a subclass of tnp's own whose storage is made when first
+        asked (``masked.MaskedValue``, the dispatch layer's ``host_pieces.PiecesValue``: its
+        buffer, base and shape are properties), ``record`` what it is made from."""
+        self = object.__new__(cls)
+        self._lens = self._dyn = ()
+        self._dtype = dtype
+        self._version = 0
+        self._cache = record
+        self._writeable = True
+        self._exported = self._scalar = False
+        self._trace = trace
+        self._rshape = self._hview = None
         return self
 
     def _view(self, lens, dyn, shape, dtype=None, writeable=True, cls=None):
@@ -491,7 +509,8 @@ def numpy_value(x, pull=False, depth=0):
     """``x`` as NumPy takes it: a host-tier array's value (its buffer, or a NumPy view of it), a
     device array as ``OnDevice`` or, with ``pull``, a copy from the device (a sync); a
     subclass's instance as ``OnDevice`` too unless ``pull`` (its type, ``__array_finalize__``
-    and overrides are kept by tnp's implementation, not by NumPy on its buffer); lists and
+    and overrides are kept by tnp's implementation, not by NumPy on its buffer), but not tnp's
+    own value of host data kept in pieces (``_pending_host``: joined, its buffer); lists and
     tuples element by element (two levels deep and 64 long at most, unless the first element is
     a tnp array, as in a list of arrays: longer data is NumPy's to convert, through
     ``__array__``); anything else as it is."""
@@ -499,7 +518,7 @@ def numpy_value(x, pull=False, depth=0):
     if t in _PLAIN:
         return x
     if t is ndarray or isinstance(x, ndarray):
-        if t is not ndarray and not pull:
+        if t is not ndarray and not pull and not t._pending_host:
             raise OnDevice
         root = x._base
         if root is None:

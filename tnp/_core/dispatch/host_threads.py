@@ -112,22 +112,35 @@ def split_call(ufunc, vals, shape, size):
         return None
     outs = tuple(np.empty(shape, p.dtype) for p in probe)
     flat_outs = tuple(o.reshape(-1) for o in outs)
+    bounds = [size * i // k for i in range(k + 1)]
+
+    def piece(i):
+        lo, hi = bounds[i], bounds[i + 1]
+        ufunc(*(v[lo:hi] if type(v) is np.ndarray else v for v in flat),
+              out=tuple(o[lo:hi] for o in flat_outs))
+    if each_piece(piece, k)[1]:  # NumPy's own reporting: the call again, whole, in the
+        return ufunc(*vals)  # caller's error state
+    return outs if len(outs) > 1 else outs[0]
+
+
+def each_piece(fn, k, threads=True):
+    """``[fn(0), ..., fn(k - 1)]`` computed on ``k`` threads at once (``fn(0)`` on the calling
+    one; one after another on it where not ``threads``), each under the caller's error state
+    with every category it does not ignore recorded (NumPy's mode 'call') rather than acted
+    on; returns the results and whether an error was recorded (the caller then computes
+    again, whole, for NumPy's own reporting, once)."""
     watched = {c: "ignore" if m == "ignore" else "call" for c, m in np.geterr().items()}
     errors = []
 
-    def piece(lo, hi):
+    def piece(i):
         with np.errstate(call=lambda kind, flag: errors.append(kind), **watched):
-            ufunc(*(v[lo:hi] if type(v) is np.ndarray else v for v in flat),
-                  out=tuple(o[lo:hi] for o in flat_outs))
-
-    bounds = [size * i // k for i in range(k + 1)]
+            return fn(i)
+    if not threads:
+        return [piece(i) for i in range(k)], bool(errors)
     pool = _executor()
-    futures = [pool.submit(piece, bounds[i], bounds[i + 1]) for i in range(1, k)]
+    futures = [pool.submit(piece, i) for i in range(1, k)]
     try:
-        piece(bounds[0], bounds[1])
+        first = piece(0)
     finally:
-        for f in futures:
-            f.result()
-    if errors:  # NumPy's own reporting: the call again, whole, in the caller's error state
-        return ufunc(*vals)
-    return outs if len(outs) > 1 else outs[0]
+        rest = [f.result() for f in futures]
+    return [first, *rest], bool(errors)

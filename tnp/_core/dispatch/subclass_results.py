@@ -10,7 +10,6 @@ afterwards, for the NumPy functions listed in ``KEEPS`` (found by calling each o
 """
 import numpy as np
 
-from ..array import masked
 from ..array.ndarray import ndarray
 from ..array.subclasses import as_type_of, view_of_class
 
@@ -43,10 +42,9 @@ KEEPS = {getattr(module, n): policy
 
 def subclass_argument(args, kwargs):
     """The first argument that is an array of a subclass of tnp.ndarray (not tnp's own
-    masked value, ``masked.MaskedValue``), or None."""
+    masked value or value in pieces, whose ``__class__`` says ndarray), or None."""
     for a in (*args, *kwargs.values()):
-        t = type(a)
-        if t is not ndarray and t is not masked.MaskedValue and isinstance(a, ndarray):
+        if type(a) is not ndarray and isinstance(a, ndarray) and a.__class__ is not ndarray:
             return a
     return None
 

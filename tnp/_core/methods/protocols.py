@@ -13,7 +13,7 @@ import numpy as np
 
 from ..engine import lenses
 from ..rules import dtypes
-from ..dispatch import tiers
+from ..dispatch import host_pieces, tiers
 from ..array import indexing, masked, roots, storage, write
 from ..array.flags import copy_order, numpy_layout
 from ..array.ndarray import ndarray
@@ -77,6 +77,10 @@ def __getitem__(self, /, index):
         return host_tier.record(self, index)  # a writeable array's record: a view of it
     if type((self if root is None else root)._buf) is np.ndarray and not (
             tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
+        if type(index) is ndarray and root is None:  # x[mask] of large arrays: in pieces
+            r = host_pieces.take(self, index)
+            if r is not None:
+                return r
         return host_tier.getitem(self, index)
     if masked.applies(self, index):  # x[mask]: full size until its shape is asked
         return masked.take(self, index)
@@ -99,9 +103,14 @@ def __getitem__(self, /, index):
 def __setitem__(self, /, index, value):
     if tiers.following:  # a device value or index: a large host target goes to the device
         tiers.follow(self, value, index)
-    if masked.seen[0] and (type(value) is masked.MaskedValue or masked.among(
-            index)) and masked.setitem(self, index, value):
-        return  # x[mask] = f(x[mask], ...), a[bucketed] = v: a masked write
+    if masked.seen[0]:
+        if (type(value) is masked.MaskedValue or masked.among(index)) and masked.setitem(
+                self, index, value):
+            return  # x[mask] = f(x[mask], ...), a[bucketed] = v: a masked write
+        if type(value) is host_pieces.PiecesValue and host_pieces.setitem(self, index, value):
+            return  # the same on large host arrays, piece by piece
+    if type(index) is ndarray and host_pieces.fills(self, index, value):
+        return  # x[mask] = scalar on large host arrays, piece by piece
     write.assign(self, value, index=index)
 
 

@@ -5,7 +5,6 @@ result goes through the ``__array_wrap__`` NumPy would choose (``array_wrap``).
 import numpy as np
 
 from ..rules import dtypes
-from ..array import masked
 from ..array.ndarray import ndarray
 from ..dispatch.normalize import out_tuple
 
@@ -97,7 +96,7 @@ def array_wrap(inputs):
     for a in inputs:
         t = type(a)
         if t is ndarray or (isinstance(a, np.ndarray) and not isinstance(a, ndarray)) or (
-                type(a) is masked.MaskedValue):
+                isinstance(a, ndarray) and a.__class__ is ndarray):  # (masked, in pieces)
             if priority is None or priority < 0.0:
                 wrap, priority = None, 0.0
         elif t in dtypes.PY_SCALARS or isinstance(a, np.generic):

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..engine import caches, fpcheck, lazy
 from ..rules import dtypes, probe
-from ..dispatch import frontend, host, tiers
+from ..dispatch import frontend, host, host_pieces, tiers
 from ..array import masked, write
 from ..numerics.fperr import check_cast as _check_cast, errcheck as _errcheck
 from ..array.ndarray import ndarray
@@ -118,10 +118,15 @@ class ufunc:
 
     # ---- call ------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if masked.seen[0]:  # an operand x[mask] kept full size: the call may stay so
-            for a in args:
+        if masked.seen[0]:  # an operand x[mask] kept full size or in pieces: the call may
+            for a in args:  # stay so
                 if type(a) is masked.MaskedValue:
                     r = masked.ufunc_call(self, args, kwargs)
+                    if r is not None:
+                        return r
+                    break
+                if type(a) is host_pieces.PiecesValue:
+                    r = host_pieces.ufunc_call(self, args, kwargs)
                     if r is not None:
                         return r
                     break
