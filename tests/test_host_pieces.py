@@ -219,3 +219,25 @@ def test_small_and_views_are_not_pieces():
     none = tnp.zeros(SHAPE, bool)
     none[0, :5] = True
     assert type(Z[none]) is tnp.ndarray  # few true elements: joined at once
+
+
+def test_a_site_whose_pieces_were_joined_takes_numpys_compaction():
+    """A compaction whose pieces value was joined (``x[m].sum()``: a copy as long as the
+    gather) makes that program site's next compactions NumPy's own; one written piece by
+    piece keeps its site in pieces."""
+    N, Z, I, C = _values(tnp)
+    n, z, i, c = _values(np)
+    kinds = []
+    for _ in range(3):
+        v = Z[I]
+        kinds.append(type(v))
+        assert v.sum() == z[i].sum()
+    assert kinds == [host_pieces.PiecesValue, tnp.ndarray, tnp.ndarray]
+    kinds = []
+    for _ in range(3):
+        v = C[I]
+        kinds.append(type(v))
+        Z[I] = v * 0.5
+    z[i] = c[i] * 0.5
+    assert kinds == [host_pieces.PiecesValue] * 3
+    _same(Z, z)

@@ -52,9 +52,9 @@ def _masked_update(xp, z, c, n, m):
     z[m] = z[m] * 0.5 + c[m]
 
 
-MASKED = {"x[mask]": lambda xp, z, c, n, m: z[m],
-          "x[mask] = scalar": lambda xp, z, c, n, m: n.__setitem__(m, 3),
-          "x[mask] = x[mask] * 0.5 + y[mask]": _masked_update}
+MASKED = {"compaction": lambda xp, z, c, n, m: z[m],  # z[m]
+          "masked fill": lambda xp, z, c, n, m: n.__setitem__(m, 3),  # n[m] = 3
+          "masked update": _masked_update}
 
 
 def _make_masked(name, size):
@@ -70,7 +70,7 @@ def _make_masked(name, size):
         out = {"numpy": lambda: op(np, z, c, n, m),
                "tnp, one thread": _on_host(1, lambda: op(tnp, *t)),
                "tnp": _on_host(0, lambda: op(tnp, *t))}
-        if name.startswith("x[mask] = x"):
+        if name == "masked update":
             jz, jc, jm = map(jnp.asarray, (z, c, m))
             step = jax.jit(lambda z, c, m: jnp.where(m, z * 0.5 + c, z))
             out["jax.jit"] = lambda: step(jz, jc, jm)
