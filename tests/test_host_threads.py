@@ -140,9 +140,9 @@ def test_error_state_modes_are_numpys(split, capsys, mode):
     assert split == ["log"]
 
 
-def test_a_forked_child_splits_with_a_pool_of_its_own():
-    """The pool's threads do not exist in a forked child: it makes its own at its first split
-    (a child using the parent's pool would wait for ever)."""
+def test_a_forked_child_splits_with_threads_of_its_own():
+    """The threads do not exist in a forked child: it starts its own at its first split (a
+    child handing pieces to the parent's would wait for ever)."""
     import subprocess
     import sys
     code = f"""

@@ -15,6 +15,10 @@ ignore in NumPy's mode 'call' (recorded, not acted on). When one is recorded the
 again whole, on the calling thread, under the caller's error state: warnings, errors,
 callbacks and 'print'/'log' output are NumPy's own, once.
 
+``each_piece`` runs the pieces (``host_pieces`` hands it the pieces of masked steps too): the
+first on the calling thread, each other on a thread of its own started at the first split,
+whose queue runs what it is handed in order.
+
 ``TNP_HOST_THREADS`` (``settings``) sets the threads: 0, the default, is the cores this
 process may run on; 1 turns the split off.
 """
@@ -36,8 +40,8 @@ _COSTLY_LOOPS = frozenset({
 _NUMERIC = frozenset("biufc")
 THREADS = 1
 SPLIT_AT = float("inf")  # the smallest call split: two costly pieces' worth, with two threads
-_pool = [None]
-_POOL_LOCK = threading.Lock()
+_workers = []  # the threads, each with its queue of pieces (made at the first split)
+_WORKERS_LOCK = threading.Lock()
 
 
 def _cores():
@@ -56,25 +60,57 @@ def _setting(name, value):
 settings.watch(_setting, "host_threads")
 
 
-def _executor():
-    """The threads' pool, made at the first split (``import tnp`` starts no thread)."""
-    pool = _pool[0]
-    if pool is None:
-        with _POOL_LOCK:
-            if _pool[0] is None:
-                from concurrent.futures import ThreadPoolExecutor
-                _pool[0] = ThreadPoolExecutor(THREADS - 1, thread_name_prefix="tnp-host")
-            pool = _pool[0]
-    return pool
+class _Piece:
+    """A piece of work handed to a thread; ``wait`` gives its result (or raises its error)."""
+    __slots__ = ("fn", "result", "error", "done")
+
+    def __init__(self, fn):
+        self.fn, self.result, self.error = fn, None, None
+        self.done = threading.Lock()
+        self.done.acquire()
+
+    def run(self):
+        try:
+            self.result = self.fn()
+        except BaseException as e:  # (raised in the caller's thread by ``wait``)
+            self.error = e
+        finally:
+            self.done.release()
+
+    def wait(self):
+        self.done.acquire()
+        if self.error is not None:
+            raise self.error
+        return self.result
 
 
-def _forget_pool():
-    """In a forked child the pool's threads do not exist: a new pool at the next split."""
-    _pool[0] = None
+def _serve(tasks):
+    while True:
+        tasks.get().run()
+
+
+def _queues(n):
+    """The queues of ``n`` threads, started when first needed (``import tnp`` starts none; a
+    thread runs its queue's pieces in order, so that the threads' hand-off costs no more than a
+    lock: ``concurrent.futures`` would import ``logging``, 2 ms of a program's start)."""
+    if len(_workers) < n:
+        import queue  # (not at ``import tnp``: NumPy's start imports no queue either)
+        with _WORKERS_LOCK:
+            while len(_workers) < n:
+                tasks = queue.SimpleQueue()
+                threading.Thread(target=_serve, args=(tasks,), name="tnp-host",
+                                 daemon=True).start()
+                _workers.append(tasks)
+    return _workers
+
+
+def _forget_threads():
+    """In a forked child the threads do not exist: new ones at the next split."""
+    _workers.clear()
 
 
 if hasattr(os, "register_at_fork"):  # (POSIX: Windows has no fork)
-    os.register_at_fork(after_in_child=_forget_pool)
+    os.register_at_fork(after_in_child=_forget_threads)
 
 
 def costly(ufunc, vals):
@@ -137,10 +173,12 @@ def each_piece(fn, k, threads=True):
             return fn(i)
     if not threads:
         return [piece(i) for i in range(k)], bool(errors)
-    pool = _executor()
-    futures = [pool.submit(piece, i) for i in range(1, k)]
+    queues = _queues(k - 1)
+    handed = [_Piece(lambda i=i: piece(i)) for i in range(1, k)]
+    for q, p in zip(queues, handed):
+        q.put(p)
     try:
         first = piece(0)
     finally:
-        rest = [f.result() for f in futures]
+        rest = [p.wait() for p in handed]
     return [first, *rest], bool(errors)

@@ -74,6 +74,16 @@ class _Doc:
         obj.__dict__.pop("__doc__", None)
 
 
+class _Signature:
+    """NumPy's signature of a tnp ufunc's NumPy ufunc, for ``inspect`` (None where NumPy has
+    none, and for the class: inspect reads ``__call__``), built by NumPy when first asked
+    rather than for each of the table's ufuncs when it is made (3 ms at a program's first ufunc
+    call, most of the table's build)."""
+
+    def __get__(self, obj, cls=None):
+        return None if obj is None else getattr(obj._np, "__signature__", None)
+
+
 def _numpy_attribute(name):
     """A read-only data attribute of NumPy's ufunc: the wrapped ufunc's value, NumPy's
     docstring."""
@@ -93,8 +103,6 @@ class ufunc:
         self._impl = impl
         registry.register(np_ufunc, self)
         self.__name__ = np_ufunc.__name__
-        # NumPy's signature for ``inspect`` (None where NumPy has none: inspect reads __call__)
-        self.__signature__ = getattr(np_ufunc, "__signature__", None)
         self.__numpy__ = np_ufunc
         self._core = loops.core_ndims(np_ufunc.signature)
         self._resolve = functools.lru_cache(maxsize=None)(functools.partial(loops.resolve, self))
@@ -106,6 +114,7 @@ class ufunc:
         self._reduced = caches.KernelTable()  # plain reductions resolved: reduce_resolved
         self._device_call = fast_path.device_call(self)  # (after ``_fast`` and ``_core``)
 
+    __signature__ = _Signature()
     nin, nout, nargs, ntypes, types, identity, signature = map(
         _numpy_attribute, ("nin", "nout", "nargs", "ntypes", "types", "identity", "signature"))
 
