@@ -12,6 +12,7 @@ from ..engine.jaxload import ArrayImpl as _ArrayImpl
 import numpy as np
 
 from ..engine import lenses
+from ..engine.tracing import in_trace
 from ..rules import dtypes
 from ..dispatch import host_pieces, tiers
 from ..array import indexing, masked, roots, storage, write
@@ -24,6 +25,15 @@ from .routines import tnp
 
 
 _VOID = np.void  # (the host element loop's one check: a record is a view, not a copy)
+_NUMBERS = frozenset({int, float, complex, bool})
+
+
+def _element(a, index):
+    """Whether ``index`` names one element of ``a``, a host-tier root: an int of a 1-D array,
+    a tuple of ints one per axis (the host tier's element loop: NumPy's own indexing)."""
+    return type(a._buf) is np.ndarray and (
+        type(index) is int and len(a._shape) == 1 or type(index) is tuple
+        and len(index) == len(a._shape) and all(type(i) is int for i in index))
 
 
 def _protocol(fn):
@@ -69,8 +79,7 @@ def __getitem__(self, /, index):
         if r is not None:
             return r
     root = self._base
-    if root is None and type(self._buf) is np.ndarray and type(index) is int and len(
-            self._shape) == 1:  # the host tier's element loop, at NumPy's cost
+    if root is None and _element(self, index):  # the host tier's element loop, at NumPy's cost
         r = self._buf[index]
         if type(r) is not _VOID or not self._writeable or r.dtype.names is None:
             return r
@@ -101,6 +110,11 @@ def __getitem__(self, /, index):
 
 @_protocol
 def __setitem__(self, /, index, value):
+    if (type(value) in _NUMBERS and type(self) is ndarray and self._base is None
+            and self._writeable and _element(self, index) and not in_trace()):
+        with write.writing(self) as owner:  # the element loop's write: NumPy's own setitem
+            owner[index] = value
+        return
     if tiers.following:  # a device value or index: a large host target goes to the device
         tiers.follow(self, value, index)
     if masked.seen[0]:
