@@ -392,6 +392,31 @@ def _writeable_value(o, owner):
     return v
 
 
+def inplace(numpy_fn, target, other):
+    """``target op= other`` (``numpy_fn``: op's NumPy ufunc) on the host tier: NumPy's ufunc
+    writing the target's own memory (a root's array, or a view of it) under its root's lock, as
+    ``call`` writes an ``out=``, with NumPy's errors and warnings; returns ``target``, or
+    DECLINED where ``target`` is not a writeable host-tier array of tnp's own class or
+    ``other`` is not a host-tier array or a Python or NumPy scalar (the caller runs the ufunc
+    with ``out=``)."""
+    if type(target) is not ndarray or not target._writeable or in_trace():
+        return DECLINED
+    root = target._root
+    if type(root._buf) is not np.ndarray:
+        return DECLINED
+    if type(other) is ndarray:
+        try:
+            other = numpy_value(other)
+        except OnDevice:
+            return DECLINED
+    elif not (type(other) in _SCALARS or isinstance(other, np.generic)):
+        return DECLINED
+    with write.writing(root) as owner:
+        t = _writeable_value(target, owner)
+        numpy_fn(t, other, out=t)
+    return target
+
+
 def _run_into_device_outs(numpy_fn, hargs, hkwargs, out, outs):
     """A call only NumPy can run (its inputs' dtypes) writing ``out`` arrays of which some live
     on the device: NumPy writes host copies of them (so that what it leaves unwritten, with

@@ -10,6 +10,7 @@ from ..engine import lazy
 from ..engine.jaxload import JaxArray, Tracer
 from ..rules import probe
 from ..array import masked, roots
+from ..dispatch import host
 from ..array.ndarray import ndarray, numpy_value
 from ..ufunc.overrides import array_wrap, priority_of
 from .routines import tnp
@@ -57,7 +58,8 @@ def _binary(ufunc_name):
     def iop(self, /, other):
         with roots.lock_of(self._root):  # read and write at once, as NumPy's in-place loop
             uf = _ufunc(ufunc_name)
-            if not (lazy.on and uf.record_inplace(self, other)):
+            if not (lazy.on and uf.record_inplace(self, other)) and host.inplace(
+                    uf._np, self, other) is host.DECLINED:
                 uf(self, other, out=self)
         return self
     return op, rop, iop
