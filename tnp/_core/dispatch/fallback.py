@@ -22,9 +22,14 @@ USED = collections.Counter()
 _warned = set()
 
 
+_PLAIN = frozenset({int, float, complex, bool, str, type(None)})
+
+
 def to_numpy_tree(x, scalars=False):
     """``x`` with every tnp array (also in lists, tuples, namedtuples and dicts) copied to a
     NumPy array; with ``scalars``, a 0-d stand-in for a NumPy scalar becomes that NumPy scalar."""
+    if type(x) in _PLAIN:
+        return x
     if isinstance(x, ndarray):
         return x.__array__()[()] if scalars and x._scalar else x.__array__()
     if isinstance(x, (list, tuple)) and type(x) in (list, tuple):
