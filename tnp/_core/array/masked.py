@@ -50,7 +50,7 @@ from ..engine.jaxload import jax, jit, jnp, jcore as _jcore, on_load
 from ..numerics.casting import numpy_cast
 from ..numerics.fperr import errcheck as _errcheck
 from . import indexing, write
-from .ndarray import ndarray
+from .ndarray import ndarray, pending_class
 
 _LOCK = threading.RLock()
 _SCALARS = (bool, int, float, complex, np.generic)
@@ -84,27 +84,14 @@ def bucket(n, cap):
     return min(round(2 ** (k / STEPS)), cap)
 
 
-def _storage(name):
-    """A masked value's property ``name`` (a slot of ``ndarray``): materialised first."""
-    def get(self):
-        return getattr(materialise(self), name)
-    return property(get)
-
-
 def _shape(v):
     """A masked value's shape: its true length, bucketed first (no further sync after)."""
-    if type(v) is MaskedValue:
-        return (bucketize(v)._cache.length,)
-    return v._shape  # (materialised by another thread meanwhile)
+    return (bucketize(v)._cache.length,)
 
 
-class MaskedValue(ndarray):
-    """``x[m]`` before its data is asked (see the module docstring)."""
-    __slots__ = ()
-    __class__ = property(lambda self: ndarray)
-    _buf = _storage("_buf")
-    _base = _storage("_base")
-    _shape = property(_shape)
+MaskedValue = pending_class(
+    "MaskedValue", __name__, "``x[m]`` before its data is asked (see the module docstring).",
+    lambda v: materialise(v), _shape)
 
 
 def _flatten(v):

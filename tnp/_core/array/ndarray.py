@@ -24,8 +24,7 @@ class ndarray:
                  "_writeable", "_exported", "_trace", "_rshape", "_scalar", "_hview", "__weakref__")
     __array_priority__ = 100.0
     __hash__ = None
-    _pending_host = False  # True for a value of host data kept in pieces (the dispatch
-    # layer's ``host_pieces``): ``numpy_value`` joins it, as an ordinary host array
+    _pending_host = False  # a ``pending_class``'s value of host data: ``numpy_value`` makes it
 
     # ---- construction (internal) ------------------------------------------------------------
     @classmethod
@@ -69,9 +68,8 @@ class ndarray:
 
     @classmethod
     def _wrap_pending(cls, record, dtype, trace=None):
-        """A new value of ``cls``, a subclass of tnp's own whose storage is made when first
-        asked (``masked.MaskedValue``, the dispatch layer's ``host_pieces.PiecesValue``: its
-        buffer, base and shape are properties), ``record`` what it is made from."""
+        """A new value of ``cls``, a ``pending_class`` (its storage made when first asked),
+        ``record`` what it is made from (in the ``_cache`` slot)."""
         self = object.__new__(cls)
         self._lens = self._dyn = ()
         self._dtype = dtype
@@ -494,6 +492,24 @@ HOST_READ_ROOT = 1 << 17  # elements: a device view read to the host pulls a roo
 
 class OnDevice(Exception):
     """``numpy_value`` met a device array and was not asked to copy it."""
+
+
+def pending_class(name, module, doc, make, shape, host=False):
+    """A subclass of ``ndarray`` whose values have no storage until it is first asked
+    (``masked.MaskedValue``, the dispatch layer's ``host_pieces.PiecesValue``): its buffer and
+    base are properties that call ``make(value)``, which makes the value a plain ``ndarray`` in
+    place (``ndarray._adopt``); its shape is ``shape(value)`` until then; ``__class__`` says
+    ``ndarray`` (no slots of its own, so that the class can change in place); ``host``: its
+    data is on the host (``numpy_value`` makes it, as an ordinary host array's buffer)."""
+    def storage(attr):
+        return property(lambda v: getattr(make(v), attr))
+
+    def shape_of(v):
+        return shape(v) if type(v) is not ndarray else v._shape  # (made by another thread)
+    return type(name, (ndarray,), {
+        "__doc__": doc, "__module__": module, "__qualname__": name, "__slots__": (),
+        "__class__": property(lambda v: ndarray), "_buf": storage("_buf"),
+        "_base": storage("_base"), "_shape": property(shape_of), "_pending_host": host})
 
 
 def finalize(new, obj):

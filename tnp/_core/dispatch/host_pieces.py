@@ -29,8 +29,8 @@ something needs it whole:
   each program site learns (``_SITES``): after a join of a value computed from its compaction,
   the site's next ``x[m]`` is NumPy's own; after a write piece by piece, it stays in pieces.
 
-A pieces value is an ``ndarray`` subclass with no slots of its own, as ``masked.MaskedValue`` is
-(its record in the ``_cache`` slot; its buffer and base properties that join it).
+A pieces value is of a ``pending_class``, as ``masked.MaskedValue`` is (its record in the
+``_cache`` slot; its buffer and base properties that join it).
 """
 import sys
 import threading
@@ -38,7 +38,7 @@ import threading
 import numpy as np
 
 from ..array import masked, write
-from ..array.ndarray import ndarray
+from ..array.ndarray import ndarray, pending_class
 from ..engine.jaxload import jax, on_load
 from ..engine.tracing import in_trace
 from . import host_threads, tiers
@@ -80,26 +80,9 @@ def _learn(rec, kept):
         _SITES[site] = kept
 
 
-def _storage(name):
-    def get(self):
-        return getattr(join(self), name)
-    return property(get)
-
-
-def _shape(v):
-    if type(v) is PiecesValue:
-        return (sum(len(p) for p in v._cache.pieces),)
-    return v._shape  # (joined by another thread meanwhile)
-
-
-class PiecesValue(ndarray):
-    """``x[m]`` of large host arrays, in pieces (see the module docstring)."""
-    __slots__ = ()
-    __class__ = property(lambda self: ndarray)
-    _buf = _storage("_buf")
-    _base = _storage("_base")
-    _shape = property(_shape)
-    _pending_host = True  # (``numpy_value`` joins it)
+PiecesValue = pending_class(
+    "PiecesValue", __name__, "``x[m]`` of large host arrays, in pieces (see the module "
+    "docstring).", lambda v: join(v), lambda v: (sum(len(p) for p in v._cache.pieces),), True)
 
 
 # a pytree as ``ndarray`` is (JAX reads its joined value)
