@@ -69,9 +69,18 @@ class _Pieces:
 _SITES = {}
 
 
+_MAX_SITES = 4096  # (a program making code at run time: the table starts again past it)
+
+
 def _site():
-    """The program site of the ``x[m]`` being taken (the caller of ``__getitem__``)."""
-    f = sys._getframe(3)
+    """The program site of the ``x[m]`` being taken (the caller of ``__getitem__``; None when
+    no Python code called it)."""
+    try:
+        f = sys._getframe(3)
+    except ValueError:
+        return None
+    if len(_SITES) > _MAX_SITES:
+        _SITES.clear()
     return f.f_code, f.f_lasti
 
 
