@@ -326,3 +326,52 @@ def test_no_warning_for_masked_out_lanes():
         warnings.simplefilter("error")
         x[m] = 1 / x[m]
         np.asarray(x)
+
+
+# Arrays over the host tier's split size (540,000 elements): in the default placement they stay
+# on the host (the threshold over them) with two threads, so the masked steps run in pieces
+# (``tnp._core.dispatch.host_pieces``); the device pass keeps them masked on the device.
+LARGE = np.linspace(-2, 0.8, 900)[None, :] + 1j * np.linspace(-1.4, 1.4, 600)[:, None]
+
+
+@pytest.fixture
+def large_on_host(placement):
+    from tnp._core import settings
+    changed = settings.update(host_threshold=10 ** 8 if placement == "auto" else None,
+                              host_threads=2)
+    yield
+    settings.restore(changed)
+
+
+def _large_joined(xp, c):
+    n, z = mandelbrot(xp, c, 4)
+    m = abs(z) < 1
+    v = z[m] * 2 + 1  # its length, a reduction and a slice of it: NumPy's compaction
+    return n, z, len(v), abs(v).sum(), v[::1000]  # (v.sum(): its imaginary part cancels)
+
+
+def _large_scalar_writes(xp, c):
+    n = xp.zeros(c.shape, dtype=np.int32)
+    m = abs(c) < 1
+    n[m] = 7
+    n[~m] = -3
+    b = xp.zeros(c.shape, dtype=bool)
+    b[m] = True
+    return n, b
+
+
+def _large_casts(xp, c):
+    r = abs(c)
+    m = r < 1.2
+    r[m] = c[m]  # complex into float: NumPy's ComplexWarning and cast
+    f = r.astype(np.float32)
+    f[m] = r[m] * 3  # float64 into float32
+    k = xp.zeros(c.shape, dtype=np.int64)
+    k[m] = (r > 0.5)[m]  # bool into int
+    return r, f, k
+
+
+@pytest.mark.parametrize("body", [lambda xp, c: mandelbrot(xp, c, 5), _large_joined,
+                                  _large_scalar_writes, _large_casts])
+def test_large_masked_updates(large_on_host, body):
+    check(body, LARGE, rtol=1e-9)  # (as test_mandelbrot: the device fuses z**2 + c)
