@@ -126,13 +126,14 @@ def take(x, index):
     site = _site()
     if _SITES.get(site) is False:
         return None
+    version = index._version  # (before the gather: a write of the mask meanwhile is seen)
     k = host_threads.pieces(size, costly=True)
     bounds = tuple(size * i // k for i in range(k + 1))
     pieces, _ = host_threads.each_piece(
         lambda i: flat[bounds[i]:bounds[i + 1]][mask[bounds[i]:bounds[i + 1]]], k)
     if sum(map(len, pieces)) < MIN_KEPT:
         return tiers.new_root(np.concatenate(pieces))
-    return _new(_Pieces(tuple(pieces), bounds, index, index._version, (site,)), x._dtype)
+    return _new(_Pieces(tuple(pieces), bounds, index, version, (site,)), x._dtype)
 
 
 def _new(rec, dtype):
