@@ -137,6 +137,53 @@ def test_host_positional_out_is_written(auto, name):
     same(actual, expected)
 
 
+@pytest.mark.parametrize("call, shape", [
+    (lambda m, x, o: x.clip(0, 1, o), (2, 3)), (lambda m, x, o: x.round(1, o), (2, 3)),
+    (lambda m, x, o: x.sum(0, None, o), (3,)), (lambda m, x, o: x.take([1, 0], None, o), (2,)),
+    (lambda m, x, o: m.add.reduce(x, 0, None, o), (3,))])
+def test_host_method_positional_out_is_written(auto, call, shape):
+    # NumPy's C methods and ufunc methods take ``out`` positionally (read from their text
+    # signatures): written through the write path
+    x = np.array([[-0.26, 0.5, 1.75], [2.0, 0.25, -1.5]])
+    a, t = np.zeros(shape), tnp.zeros(shape)
+    expected = call(np, x, a)
+    actual = call(tnp, tnp.asarray(x), t)
+    assert actual is t and t._on_host
+    same(t, a)
+    same(actual, expected)
+
+
+def test_out_positions_are_numpys_signatures():
+    # where ``out`` stands among the parameters of every NumPy callable the host tier may run
+    # (its C functions' and methods' text signatures read without inspect's tokenizer): as
+    # ``inspect.signature`` of NumPy's callable says
+    import inspect
+    import types
+    from tnp._core.dispatch import host
+    objs = [getattr(np, n) for n in dir(np)] + [getattr(np.ndarray, n) for n in dir(np.ndarray)]
+    objs += [getattr(u, m) for u in objs if isinstance(u, np.ufunc)
+             for m in ("reduce", "accumulate", "reduceat", "outer", "at")]
+    checked = 0
+    for fn in objs:
+        if not callable(fn) or isinstance(fn, type):
+            continue
+        try:
+            params = list(inspect.signature(fn).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        expected = None
+        for i, p in enumerate(params):
+            if p.name == "out" and p.kind is p.POSITIONAL_OR_KEYWORD:
+                names = [q.name for q in params[i:]]
+                cut = next((j for j, q in enumerate(params[i:])
+                            if q.kind is not q.POSITIONAL_OR_KEYWORD), len(names))
+                expected = (i, ("out",) if isinstance(fn, types.MethodDescriptorType)
+                            else tuple(names[:cut]))
+        assert host._out_position(fn) == expected, fn
+        checked += expected is not None
+    assert checked > 50
+
+
 @pytest.mark.parametrize("call", [lambda m, x, o: m.add(x, 1, o), lambda m, x, o: m.sin(x, o),
                                   lambda m, x, o: x.conjugate(o)])
 def test_host_ufunc_positional_out_is_written(auto, call):

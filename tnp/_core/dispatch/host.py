@@ -11,6 +11,7 @@ stand-ins exist to keep a value on the device). A call that NumPy answers with a
 input, or refuses because it would write an input, is declined too: the tnp implementation runs
 instead (it makes tnp views, and writes through the one write path).
 """
+import ast
 import functools
 import inspect
 import math
@@ -188,23 +189,55 @@ def _out_position(numpy_fn):
     """The position of ``numpy_fn``'s ``out`` parameter and the names of the parameters from
     there on that can be given by keyword (a C method's text signature, which may hide varargs:
     ``a.choose(c1, c2, c3)``, the last position only), or None (none, or no signature)."""
-    try:
-        params = list(inspect.signature(numpy_fn).parameters.values())
-    except (TypeError, ValueError):
+    text = getattr(numpy_fn, "__text_signature__", None)
+    if type(text) is str and "out" not in text:
+        return None  # (its name would be in the text)
+    params = _parameters(numpy_fn, text)
+    if params is None:
         return None
-    for i, p in enumerate(params):
-        if p.name == "out":
-            if p.kind is not p.POSITIONAL_OR_KEYWORD:
+    for i, (name, kind) in enumerate(params):
+        if name == "out":
+            if kind is not _POSITIONAL_OR_KEYWORD:
                 return None
             if isinstance(numpy_fn, types.MethodDescriptorType):
                 return i, ("out",)
             names = []
-            for q in params[i:]:
-                if q.kind is not q.POSITIONAL_OR_KEYWORD:
+            for q, k in params[i:]:
+                if k is not _POSITIONAL_OR_KEYWORD:
                     break
-                names.append(q.name)
+                names.append(q)
             return i, tuple(names)
     return None
+
+
+_POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
+
+
+def _parameters(numpy_fn, text):
+    """``numpy_fn``'s parameters as (name, kind) as ``inspect.signature`` gives them, None
+    where it has none. A C function's text signature ``text`` is read by ``ast`` (inspect's
+    reading of one tokenizes it: 7 ms at a program's first, for the tokenizer's pattern), its
+    leading ``$self`` or ``$module`` kept or dropped as inspect does."""
+    if type(text) is not str:
+        try:
+            return [(p.name, p.kind) for p in inspect.signature(numpy_fn).parameters.values()]
+        except (TypeError, ValueError):
+            return None
+    try:
+        a = ast.parse(f"def f{text.replace('$', '', 1)}: pass").body[0].args
+    except SyntaxError:
+        return None
+    P = inspect.Parameter
+    params = ([(x.arg, P.POSITIONAL_ONLY) for x in a.posonlyargs]
+              + [(x.arg, P.POSITIONAL_OR_KEYWORD) for x in a.args]
+              + ([(a.vararg.arg, P.VAR_POSITIONAL)] if a.vararg else [])
+              + [(x.arg, P.KEYWORD_ONLY) for x in a.kwonlyargs]
+              + ([(a.kwarg.arg, P.VAR_KEYWORD)] if a.kwarg else []))
+    if text.startswith("($"):  # the bound object: dropped where bound, else positional only
+        if getattr(numpy_fn, "__self__", None) is not None:
+            return params[1:]
+        params[0] = (params[0][0], P.POSITIONAL_ONLY)
+    return params
 
 
 def call(numpy_fn, args, kwargs, unsupported=False):

@@ -251,44 +251,20 @@ def _kernel_table(positional, name, n, static, dynamic):
 def normalize(fn=None, *, jit=True):
     """Decorate a jax.numpy-level implementation with tnp's argument normalisation.
 
-    ``jit=False`` for bodies with data-dependent shapes or host work (they run eagerly)."""
+    ``jit=False`` for bodies with data-dependent shapes or host work (they run eagerly). The
+    body's signature and annotations are read at its first call (``_Plan``), not when a
+    routine family is imported: a call the host tier answers never runs the body."""
     if fn is None:
         return functools.partial(normalize, jit=jit)
-    sig = inspect.signature(fn)
-    hints = typing.get_type_hints(fn)
-    params = list(sig.parameters.values())
-    names = [p.name for p in params]
-    convs = [_converter(hints.get(n)) for n in names]
-    array_kinds = (ArrayLike, ArrayOrScalar, ArrayLikeSeq)
-    is_array = [hints.get(n) in array_kinds or any(a in array_kinds for a in typing.get_args(
-        hints.get(n))) for n in names]
-    has_var = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
-    out_index = names.index("out") if "out" in names else None
-    static = [i for i, a in enumerate(is_array) if not a]
-    # The body is called with every argument positionally; keyword-only ones are passed on
-    # by name.
-    n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
-    kw_names = names[n_pos:]
-
-    def positional(*vals):
-        return fn(*vals[:n_pos], **dict(zip(kw_names, vals[n_pos:])))
-
-    kernel = _kernel_table(positional, fn.__name__, len(names), static,
-                           [i for i in range(len(names)) if i not in static]) if (
-        jit and not has_var) else None
-    bind = None if has_var else _fast_binder(sig)
-    conv_items = [(i, c) for i, c in enumerate(convs) if c is not None]
-    # the parameters a pending array (``lazy``) is passed to as it is: one array each
-    one_array = {i for i, n in enumerate(names) if hints.get(n) in (ArrayLike, ArrayOrScalar)
-                 or typing.get_args(hints.get(n)) in ((ArrayLike, type(None)),
-                                                      (ArrayOrScalar, type(None)))}
+    planned = []  # the body's ``_Plan``, made by the first call
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if has_var:
-            bound = sig.bind(*args, **kwargs)
+        plan = planned[0] if planned else _first_plan(planned, fn, jit)
+        if plan.has_var:
+            bound = plan.sig.bind(*args, **kwargs)
             bound.apply_defaults()
-            for n, c in zip(names, convs):
+            for n, c in zip(plan.names, plan.convs):
                 if c is not None and n in bound.arguments:
                     bound.arguments[n] = c(bound.arguments[n])
             out = bound.arguments.get("out")
@@ -296,17 +272,18 @@ def normalize(fn=None, *, jit=True):
                 bound.arguments["out"] = None
             result = fn(*bound.args, **bound.kwargs)
         else:
-            vals = bind(args, kwargs)
+            kernel, out_index, one_array = plan.kernel, plan.out_index, plan.one_array
+            vals = plan.bind(args, kwargs)
             pending = (kernel is not None and lazy.recording()
                        and (out_index is None or vals[out_index] is None))
-            for i, c in conv_items:
+            for i, c in plan.conv_items:
                 v = vals[i]
                 vals[i] = lazy.operand(v) if pending and type(v) is ndarray and (
                     i in one_array) else c(v)
             out = None
             if out_index is not None:
                 out, vals[out_index] = vals[out_index], None
-            result = positional(*vals) if kernel is None else kernel(vals, pending)
+            result = plan.positional(*vals) if kernel is None else kernel(vals, pending)
             if type(result) is lazy.Node:
                 return lazy.adopt(ndarray._wrap(result))
         if out is not None:
@@ -314,9 +291,55 @@ def normalize(fn=None, *, jit=True):
             return out
         return wrap_result(result)
 
-    wrapper.__signature__ = sig
-    wrapper.__tnp_impl__ = fn
+    wrapper.__tnp_impl__ = fn  # (its signature: ``fn``'s, through ``__wrapped__``)
     return wrapper
+
+
+def _first_plan(planned, fn, jit):
+    """``fn``'s ``_Plan``, kept in ``planned`` (two threads' first calls may both make one:
+    equal plans, the first kept)."""
+    plan = _Plan(fn, jit)
+    planned.append(plan)
+    return planned[0]
+
+
+class _Plan:
+    """How a ``normalize`` body is called: its parameters' converters (from its annotations),
+    a fast binder, and the compiled-kernel table of its static arguments."""
+
+    __slots__ = ("sig", "names", "convs", "has_var", "out_index", "positional", "kernel",
+                 "bind", "conv_items", "one_array")
+
+    def __init__(self, fn, jit):
+        self.sig = sig = inspect.signature(fn)
+        hints = typing.get_type_hints(fn)
+        params = list(sig.parameters.values())
+        self.names = names = [p.name for p in params]
+        self.convs = convs = [_converter(hints.get(n)) for n in names]
+        array_kinds = (ArrayLike, ArrayOrScalar, ArrayLikeSeq)
+        is_array = [hints.get(n) in array_kinds or any(
+            a in array_kinds for a in typing.get_args(hints.get(n))) for n in names]
+        self.has_var = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+        self.out_index = names.index("out") if "out" in names else None
+        static = [i for i, a in enumerate(is_array) if not a]
+        # The body is called with every argument positionally; keyword-only ones are passed
+        # on by name.
+        n_pos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params)
+        kw_names = names[n_pos:]
+
+        def positional(*vals):
+            return fn(*vals[:n_pos], **dict(zip(kw_names, vals[n_pos:])))
+
+        self.positional = positional
+        self.kernel = _kernel_table(positional, fn.__name__, len(names), static,
+                                    [i for i in range(len(names)) if i not in static]) if (
+            jit and not self.has_var) else None
+        self.bind = None if self.has_var else _fast_binder(sig)
+        self.conv_items = [(i, c) for i, c in enumerate(convs) if c is not None]
+        # the parameters a pending array (``lazy``) is passed to as it is: one array each
+        self.one_array = {i for i, n in enumerate(names) if hints.get(n) in (
+            ArrayLike, ArrayOrScalar) or typing.get_args(hints.get(n)) in (
+                (ArrayLike, type(None)), (ArrayOrScalar, type(None)))}
 
 
 def normalize_axis(axis, ndim):

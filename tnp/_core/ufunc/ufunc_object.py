@@ -17,6 +17,7 @@ and the floating-point error checks that ``tnp.errstate``/``seterr`` ask for wit
 import functools
 import inspect
 import operator
+import threading
 import types
 import warnings
 
@@ -105,14 +106,28 @@ class ufunc:
         self.__name__ = np_ufunc.__name__
         self.__numpy__ = np_ufunc
         self._core = loops.core_ndims(np_ufunc.signature)
-        self._resolve = functools.lru_cache(maxsize=None)(functools.partial(loops.resolve, self))
-        # bounded: tnp._core.engine.caches
-        self._kernel = caches.kernel_cache(functools.partial(loops.kernel, self))
-        self._fast = caches.KernelTable()  # input dtypes -> kernel, for calls on tnp arrays
-        self._method_kernel = caches.kernel_cache(
-            functools.partial(reduction_bodies.method_kernel, self))
-        self._reduced = caches.KernelTable()  # plain reductions resolved: reduce_resolved
-        self._device_call = fast_path.device_call(self)  # (after ``_fast`` and ``_core``)
+
+    _DEVICE_STATE = frozenset({"_resolve", "_kernel", "_fast", "_method_kernel", "_reduced",
+                               "_device_call"})
+    _device_lock = threading.Lock()
+
+    def __getattr__(self, name):
+        """The device side's caches, made at the first call that needs them (a program on the
+        host tier never does; the table's 90 ufuncs made them in 2 ms at its first call)."""
+        if name not in ufunc._DEVICE_STATE:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        with ufunc._device_lock:
+            if "_device_call" not in self.__dict__:
+                self._resolve = functools.lru_cache(maxsize=None)(
+                    functools.partial(loops.resolve, self))
+                # bounded: tnp._core.engine.caches
+                self._kernel = caches.kernel_cache(functools.partial(loops.kernel, self))
+                self._fast = caches.KernelTable()  # input dtypes -> kernel, for tnp arrays
+                self._method_kernel = caches.kernel_cache(
+                    functools.partial(reduction_bodies.method_kernel, self))
+                self._reduced = caches.KernelTable()  # plain reductions: reduce_resolved
+                self._device_call = fast_path.device_call(self)  # (after ``_fast``)
+        return self.__dict__[name]
 
     __signature__ = _Signature()
     nin, nout, nargs, ntypes, types, identity, signature = map(
