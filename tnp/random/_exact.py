@@ -44,8 +44,21 @@ _TRACED_LEGACY = {
 }
 
 
+_PLAIN = frozenset({int, float, complex, bool, type(None)})
+
+
+def _plain(args):
+    """Whether ``args`` are Python numbers and None only (no array, so nothing traced)."""
+    for a in args:
+        if type(a) not in _PLAIN:
+            return False
+    return True
+
+
 def _traced(args, kwargs):
     if not loaded():  # no trace before JAX is imported
+        return False
+    if not tracing.active() and _plain(args) and _plain(kwargs.values()):
         return False
     leaves = jax.tree_util.tree_leaves((args, kwargs), is_leaf=lambda x: isinstance(x, ndarray))
     return tracing.active() or any(
@@ -85,6 +98,11 @@ def _exact(numpy_method):
 
     @functools.wraps(numpy_method)
     def method(self, *args, **kwargs):
+        if not kwargs and _plain(args):  # no array among the arguments: nothing to convert
+            result = getattr(self._np, name)(*args)
+            if name in _RESEEDS:
+                self._reseed_companion()
+            return result if host else to_tnp(result, ())
         if not out_position:
             params = list(inspect.signature(numpy_method).parameters)[1:]
             out_position.append(params.index("out") if "out" in params else None)

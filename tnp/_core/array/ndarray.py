@@ -549,8 +549,12 @@ def numpy_value(x, pull=False, depth=0):
     if t is list or t is tuple:
         if depth >= 2 or len(x) > 64 and not isinstance(x[0], ndarray):
             return x
-        conv = [numpy_value(v, pull, depth + 1) for v in x]
-        return x if all(c is v for c, v in zip(conv, x)) else t(conv)
+        conv, same = [], True
+        for v in x:
+            c = numpy_value(v, pull, depth + 1)
+            same = same and c is v
+            conv.append(c)
+        return x if same else t(conv)
     if isinstance(x, JaxArray):
         if pull:
             return np.asarray(x)

@@ -106,14 +106,20 @@ def numpy_exception(numpy_fn, args, kwargs):
     return None
 
 
+_NO_ITERATOR = frozenset({int, float, bool, complex, str, tuple, list, type(None), type})
+
+
 def _result_size(result_size, args, kwargs):
     """A creation call's element count from its arguments (``result_size``), None where unknown
     (then NumPy decides, and a bad argument gets NumPy's error). An iterator among them (a
     generator as ``indices``' shape) is not read: that would consume the caller's argument,
     which the call itself then reads; its size is unknown."""
-    if any(isinstance(a, Iterator) for a in args) or any(
-            isinstance(v, Iterator) for v in kwargs.values()):
-        return None
+    for a in args:
+        if type(a) not in _NO_ITERATOR and isinstance(a, Iterator):
+            return None
+    for v in kwargs.values():
+        if type(v) not in _NO_ITERATOR and isinstance(v, Iterator):
+            return None
     try:
         return result_size(*args, **kwargs)
     except (TypeError, ValueError, OverflowError):

@@ -351,24 +351,27 @@ def _shares(r, hargs, hkwargs):
             if r is h:
                 return True
         return False
-    ids = _memory_ids((hargs, tuple(hkwargs.values())), set())
+    chain = set()  # ``r`` and the objects its memory is borrowed from
     b = r
     while b is not None:
-        if id(b) in ids:
-            return True
+        chain.add(id(b))
         b = getattr(b, "base", None)
+    return _reaches(hargs, chain) or _reaches(hkwargs.values(), chain)
+
+
+def _reaches(xs, chain):
+    """Whether an array among ``xs`` (in lists and tuples too), or an object its memory is
+    borrowed from, is in ``chain`` (ids)."""
+    for x in xs:
+        if type(x) is list or type(x) is tuple:
+            if _reaches(x, chain):
+                return True
+        elif isinstance(x, np.ndarray):
+            while x is not None:
+                if id(x) in chain:
+                    return True
+                x = getattr(x, "base", None)
     return False
-
-
-def _memory_ids(x, ids):
-    if isinstance(x, np.ndarray):
-        while x is not None:
-            ids.add(id(x))
-            x = getattr(x, "base", None)
-    elif type(x) is list or type(x) is tuple:
-        for v in x:
-            _memory_ids(v, ids)
-    return ids
 
 
 def _wrap(r, hargs, hkwargs, shared=None, made=None):

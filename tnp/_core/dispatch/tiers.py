@@ -161,11 +161,14 @@ def new_root(host, view_dtype=None):
         if not (writeable and hflags.owndata):
             # the root owns its memory, written only by the write path
             host = host.copy(order="K")  # (its axes' order in memory kept: ``_layout``)
+            hflags = host.flags
         buf = host.view()  # what everything else sees: read-only (``write.writing``)
         buf.setflags(write=False)
         root = ndarray._wrap_host(buf, dt if canon is None else canon, writeable)
-    else:
-        root = ndarray._wrap(_owned(dtypes.native(host)), writeable)
+        if locked:
+            storage.set_read_only_source(root)
+        return root if hflags.c_contiguous else _layout(root, host)
+    root = ndarray._wrap(_owned(dtypes.native(host)), writeable)
     if locked:
         storage.set_read_only_source(root)
     return _layout(root, host)

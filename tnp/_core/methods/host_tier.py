@@ -63,7 +63,7 @@ def getitem(a, index):
         if r.dtype.hasobject:
             return storage.set_writeable(host.wrap_new(r), False)
         return a._view(("bitcast", (r.dtype, shape)), (), shape, r.dtype)
-    return result(a, r, lambda: _index_lenses(shape, index))
+    return result(a, r, lambda: index_lenses(shape, index))
 
 
 def _protocol_index(idx, error):
@@ -90,7 +90,7 @@ def record(a, idx):
         return (owner if a._base is None else lenses.host_get(*a._chain(), owner))[idx]
 
 
-def _index_lenses(shape, index):
+def index_lenses(shape, index):
     """The lens of the basic index ``index`` into an array of ``shape``."""
     plan = indexing.parse(shape, index)
     return (plan.lens,), (plan.dyn,)

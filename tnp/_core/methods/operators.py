@@ -121,24 +121,30 @@ ndarray.__imatmul__ = _imatmul
 
 
 def _compare(ufunc_name):
+    """The comparison operator of ``ufunc_name``; ``==`` and ``!=`` with NumPy's answers where
+    the ufunc has no loop."""
+    if ufunc_name not in ("equal", "not_equal"):
+        def order(self, /, other):
+            if type(other) not in _NO_DEFER and _defers(self, other):
+                return NotImplemented
+            return _ufunc(ufunc_name)(self, other)
+        return order
+
     def op(self, /, other):
         if type(other) not in _NO_DEFER and _defers(self, other):
             return NotImplemented
-        if ufunc_name in ("equal", "not_equal") and (
-                other is None or isinstance(other, (str, bytes))) and not self._on_host:
+        if (other is None or isinstance(other, (str, bytes))) and not self._on_host:
             if self._shape == ():  # NumPy's answer: its bool singleton
                 return np.bool_(ufunc_name == "not_equal")
             return _wrapped(tnp.full(self._shape, ufunc_name == "not_equal"), self, other)
-        if ufunc_name in ("equal", "not_equal") and self._dtype.kind == "V":
+        if self._dtype.kind == "V":
             # void/structured arrays (host tier): ndarray's own ==/!= compares them field by
             # field (the ufuncs have no void loop)
             fn = operator.eq if ufunc_name == "equal" else operator.ne
             r = fn(numpy_value(self, pull=True), numpy_value(other, pull=True))
             return _wrapped(tnp.asarray(r), self, other) if isinstance(r, np.ndarray) else r
-        if ufunc_name not in ("equal", "not_equal"):
-            return getattr(tnp, ufunc_name)(self, other)
         try:
-            return getattr(tnp, ufunc_name)(self, other)
+            return _ufunc(ufunc_name)(self, other)
         except _UFuncNoLoopError:  # NumPy's ==/!= without a loop: all False/True, broadcast
             if getattr(other, "dtype", None) is not None and other.dtype.kind == "V":
                 fn = operator.eq if ufunc_name == "equal" else operator.ne  # NumPy's TypeError

@@ -25,15 +25,34 @@ from .routines import tnp
 
 
 _VOID = np.void  # (the host element loop's one check: a record is a view, not a copy)
+_INTS = frozenset({int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+                   np.uint64, np.intc, np.uintc, np.intp, np.uintp, np.longlong, np.ulonglong})
 _NUMBERS = frozenset({int, float, complex, bool})
 
 
 def _element(a, index):
-    """Whether ``index`` names one element of ``a``, a host-tier root: an int of a 1-D array,
-    a tuple of ints one per axis (the host tier's element loop: NumPy's own indexing)."""
+    """Whether ``index`` names one element of ``a``, a host-tier root: an int (Python's or
+    NumPy's) of a 1-D array, a tuple of ints one per axis (the host tier's element loop: NumPy's
+    own indexing)."""
     return type(a._buf) is np.ndarray and (
-        type(index) is int and len(a._shape) == 1 or type(index) is tuple
-        and len(index) == len(a._shape) and all(type(i) is int for i in index))
+        type(index) in _INTS and len(a._shape) == 1 or type(index) is tuple
+        and len(index) == len(a._shape) and all(type(i) in _INTS for i in index))
+
+
+_BASIC = _INTS | {slice, type(None), type(Ellipsis)}
+
+
+def _basic(index):
+    """Whether ``index`` is a slice, None, an int, Ellipsis or a tuple of them: NumPy's view
+    (or its error, or an element where ints name one)."""
+    if type(index) in _BASIC:
+        return True
+    if type(index) is not tuple:
+        return False
+    for i in index:
+        if type(i) not in _BASIC:
+            return False
+    return True
 
 
 def _protocol(fn):
@@ -84,6 +103,12 @@ def __getitem__(self, /, index):
         if type(r) is not _VOID or not self._writeable or r.dtype.names is None:
             return r
         return host_tier.record(self, index)  # a writeable array's record: a view of it
+    if root is None and type(self) is ndarray and _basic(index) and type(
+            self._buf) is np.ndarray:  # a view of a host root: NumPy's, at its cost
+        r = self._buf[index]
+        if type(r) is np.ndarray and r.base is self._buf.base:
+            shape = self._shape
+            return self._host_view(r, lambda: host_tier.index_lenses(shape, index))
     if type((self if root is None else root)._buf) is np.ndarray and not (
             tiers.following and tiers.follow(self, index)):  # host tier: NumPy's
         if type(index) is ndarray and root is None:  # x[mask] of large arrays: in pieces

@@ -106,6 +106,7 @@ class ufunc:
         self.__name__ = np_ufunc.__name__
         self.__numpy__ = np_ufunc
         self._core = loops.core_ndims(np_ufunc.signature)
+        self._nin = np_ufunc.nin  # (``nin`` reads NumPy's ufunc: a property)
 
     _DEVICE_STATE = frozenset({"_resolve", "_kernel", "_fast", "_method_kernel", "_reduced",
                                "_device_call"})
@@ -156,7 +157,7 @@ class ufunc:
                     break
         if tiers.routing or frontend.numpy_subclass_among(args, kwargs):  # the host tier, for
             # inputs on the host (a NumPy subclass's array: NumPy's loop, in every placement)
-            r = host.operands(self._np, args) if not kwargs and len(args) == self.nin else None
+            r = host.operands(self._np, args) if not kwargs and len(args) == self._nin else None
             if r is None or (r is host.DECLINED and frontend.numpy_subclass_among(args, {})):
                 r = override_call(self, args, kwargs)
                 if r is not NO_OVERRIDE:
