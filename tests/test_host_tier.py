@@ -238,7 +238,22 @@ VIEWS = {
     "transposed reshape (NumPy: a copy)": lambda a: a.reshape(3, 4).T.reshape(12),
     "ellipsis and newaxis": lambda a: a.reshape(3, 4)[..., None, 1:3],
     "delegated ravel of a transpose": lambda a: a.reshape(3, 4).T.ravel(),
+    "NumPy integer index": lambda a: a.reshape(3, 4)[np.int64(1)],
+    "NumPy integers in a tuple": lambda a: a.reshape(3, 2, 2)[np.int32(2), np.uint8(1):],
+    "None and a negative step": lambda a: a[None, ::-2],
+    "Ellipsis alone": lambda a: a[...],
+    "an int and Ellipsis": lambda a: a.reshape(3, 4)[..., -1],
 }
+
+
+@pytest.mark.parametrize("index", [np.int64(3), np.int32(-2), np.uint16(0), (np.intp(1), 2),
+                                   (1, np.int8(-1))], ids=repr)
+def test_elements_by_numpy_integers_are_numpys(auto, index):
+    a = np.arange(12.).reshape(3, 4) if type(index) is tuple else np.arange(12.)
+    t = tnp.asarray(a)
+    same(t[index], a[index])
+    t[index], a[index] = 5.5, 5.5
+    same(t, a)
 
 
 @pytest.mark.parametrize("make", VIEWS.values(), ids=VIEWS.keys())
