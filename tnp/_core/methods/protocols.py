@@ -103,10 +103,10 @@ def __getitem__(self, /, index):
         if type(r) is not _VOID or not self._writeable or r.dtype.names is None:
             return r
         return host_tier.record(self, index)  # a writeable array's record: a view of it
-    if root is None and type(self) is ndarray and _basic(index) and type(
-            self._buf) is np.ndarray:  # a view of a host root: NumPy's, at its cost
-        r = self._buf[index]
-        if type(r) is np.ndarray and r.base is self._buf.base:
+    buf = self._buf if root is None and type(self) is ndarray else None  # (read once)
+    if type(buf) is np.ndarray and _basic(index):  # a view of a host root: NumPy's, at its cost
+        r = buf[index]
+        if type(r) is np.ndarray and r.base is buf.base:
             shape = self._shape
             return self._host_view(r, lambda: host_tier.index_lenses(shape, index))
     if type((self if root is None else root)._buf) is np.ndarray and not (
