@@ -66,15 +66,18 @@ def _base_id(item):
         "[device]", "")
 
 
+@pytest.hookimpl(tryfirst=True)  # (before ``-m``'s deselection reads the marks)
 def pytest_collection_modifyitems(config, items):
     """The xfails of the suite's tests are the device tier's (the host tier is NumPy's own
     loops): in ``auto`` they are dropped, save the host tier's own mismatches, which get the
-    strict xfails named in ``HOST_XFAILS``."""
+    strict xfails named in ``HOST_XFAILS``. So are the ``slow`` marks of a matrix's rotating
+    share (``matrix.DEVICE_SHARE``: the device pass's compiles): ``auto`` takes every case."""
     for item in items:
         spec = getattr(item, "callspec", None)
         if spec is None or spec.params.get("placement") != "auto":
             continue
-        item.own_markers[:] = [m for m in item.own_markers if m.name != "xfail"]
+        item.own_markers[:] = [m for m in item.own_markers if m.name != "xfail" and not (
+            m.name == "slow" and m.kwargs.get("device_share"))]
         reason = HOST_XFAILS.get(_base_id(item))
         if reason is not None:
             # (the AVX512 power loop is the CPU's: strict only where NumPy's result differs)

@@ -1,11 +1,13 @@
 """numpy.fft: every transform with n/s, axis/axes, norm and out=, the frequency helpers, shifts."""
 import inspect
+import itertools
 
 import numpy as np
 import pytest
 
 import tnp
 from engine import check
+from matrix import rotated
 from strategies import ALL_DTYPES
 
 NORMS = [None, "backward", "ortho", "forward"]
@@ -35,8 +37,7 @@ def _prec(dt):
     return np.result_type(dt, 1j)
 
 
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
-@pytest.mark.parametrize("norm", NORMS)
+@pytest.mark.parametrize("norm,dt", rotated(itertools.product(NORMS, ALL_DTYPES), 2), ids=str)
 def test_1d_transforms(dt, norm):
     a = _data(dt)
     tol = _tol(_prec(dt))
@@ -53,8 +54,8 @@ def test_1d_transforms(dt, norm):
     check(body, a, **tol)
 
 
-@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128", "int16"])
-@pytest.mark.parametrize("norm", NORMS)
+@pytest.mark.parametrize("norm,dt", rotated(itertools.product(
+    NORMS, ["float32", "float64", "complex64", "complex128", "int16"]), 2), ids=str)
 def test_nd_transforms(dt, norm):
     a = _data(dt)
     tol = _tol(_prec(dt))

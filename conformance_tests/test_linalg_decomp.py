@@ -8,7 +8,7 @@ import pytest
 
 import tnp
 from engine import assert_same, check
-from test_linalg import INEXACT, LINALG_DTYPES, _mT, _result_dtype, _tol, mat, spd
+from test_linalg import INEXACT, LINALG_PARAMS, _mT, _result_dtype, _tol, mat, spd
 
 
 def _recon_tol(dt, a=None):
@@ -23,7 +23,7 @@ def _recon_tol(dt, a=None):
     return dict(rtol=tol, atol=tol)
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 @pytest.mark.parametrize("uplo", ["L", "U", "u"])
 def test_eigh(dt, uplo):
     a = spd(dt, (2, 3, 3)) if np.dtype(dt).kind != "b" else mat(dt, (2, 3, 3))
@@ -45,7 +45,7 @@ def _sorted_eigvals(w):
     return np.sort_complex(w) if w.dtype.kind == "c" else np.sort(w, axis=-1)
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 def test_eig(dt):
     rot = np.array([[0, -1, 0], [1, 0, 0], [0, 0, 2]])  # complex eigenvalues +-i
     cases = [mat(dt, (2, 3, 3))]
@@ -73,7 +73,7 @@ def test_eig_rejects_non_finite():
     check(lambda xp, a: xp.linalg.eigvals(a), a)
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 @pytest.mark.parametrize("shape", [(2, 4, 3), (3, 4)], ids=str)
 @pytest.mark.parametrize("full", [True, False])
 def test_svd(dt, shape, full):
@@ -101,7 +101,7 @@ def test_svd_hermitian(dt):
     check(body, indefinite, **_recon_tol(_result_dtype(dt)))
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 @pytest.mark.parametrize("shape", [(2, 4, 3), (3, 4)], ids=str)
 def test_qr(dt, shape):
     a = mat(dt, shape)

@@ -5,7 +5,7 @@ import pytest
 
 from engine import check, platform_xfail
 from strategies import ALL_DTYPES
-from test_linalg import INEXACT, LINALG_DTYPES, SINGULAR, _result_dtype, _tol, mat
+from test_linalg import INEXACT, LINALG_PARAMS, SINGULAR, _result_dtype, _tol, mat
 
 INF = np.inf
 VECTOR_ORDS = [None, 0, 1, 2, -1, -2, INF, -INF, 3, 0.5]
@@ -34,7 +34,7 @@ def test_vector_norms(dt):
     check(body, a, **tol)
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 def test_matrix_norms(dt):
     a = mat(dt, (2, 3, 3))
 
@@ -85,7 +85,7 @@ def test_vector_and_matrix_norm(dt):
     check(lambda xp, a: xp.linalg.matrix_norm(a[0, 0]), a)
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 def test_cond(dt):
     a = mat(dt, (2, 3, 3))
     tol = _norm_tol(_result_dtype(dt))
@@ -109,7 +109,7 @@ def test_cond_errors():
     check(lambda xp, a: xp.linalg.cond(a), n)
 
 
-@pytest.mark.parametrize("dt", LINALG_DTYPES, ids=str)
+@pytest.mark.parametrize("dt", LINALG_PARAMS)
 def test_matrix_rank(dt):
     a = mat(dt, (2, 3, 3))
     low = np.stack([SINGULAR, np.outer([1, 2, 3], [1, 0, 1])]).astype(dt)

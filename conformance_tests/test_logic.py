@@ -1,5 +1,6 @@
 """all, any, isclose, allclose, array_equal, array_equiv, isscalar, isreal, iscomplex,
 isrealobj, iscomplexobj, real_if_close, isneginf, isposinf."""
+import itertools
 import warnings
 
 import numpy as np
@@ -8,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check
+from matrix import rotated
 from strategies import ALL_DTYPES, PY_SCALARS, arrays, dtypes
 
 
@@ -25,8 +27,8 @@ def _data(dt):
     return a
 
 
-@pytest.mark.parametrize("fn", ["all", "any"])
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("fn,dt", rotated(itertools.product(
+    ["all", "any"], ALL_DTYPES), 2), ids=str)
 def test_all_any(fn, dt):
     a = _data(dt)
     for kw in [{}, dict(axis=0), dict(axis=-1, keepdims=True), dict(axis=(0, 1)),
@@ -57,8 +59,8 @@ def test_all_any_hypothesis(dt, data):
     check(lambda xp, a: (xp.all(a), xp.any(a, axis=0), xp.all(a, axis=1)), a)
 
 
-@pytest.mark.parametrize("dt1", [np.dtype(c) for c in "?bBqefdFD"], ids=str)
-@pytest.mark.parametrize("dt2", [np.dtype(c) for c in "?qefdD"], ids=str)
+@pytest.mark.parametrize("dt1,dt2", rotated(itertools.product(
+    [np.dtype(c) for c in "?bBqefdFD"], [np.dtype(c) for c in "?qefdD"]), 2), ids=str)
 def test_isclose_dtypes(dt1, dt2):
     a, b = _data(dt1), _data(dt2)
     check(lambda xp, a, b: xp.isclose(a, b), a, b)

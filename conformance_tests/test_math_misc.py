@@ -1,5 +1,7 @@
 """convolve, correlate, interp, gradient, diff, ediff1d, trapezoid, clip, round, fix, nan_to_num,
 unwrap, sinc, i0, angle, real, imag against NumPy."""
+import itertools
+
 import numpy as np
 import pytest
 
@@ -7,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check
+from matrix import rotated
 from strategies import ALL_DTYPES, COMPLEX, FLOATS, NUMERIC, array_and_dtype
 
 SPECIAL = np.array([0.0, -0.0, 1.5, -2.5, 0.125, np.nan, np.inf, -np.inf, 1e10, -3.75])
@@ -24,8 +27,8 @@ def _arr(shape, dt, start=0):
     return v.reshape(shape).astype(dt)
 
 
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
-@pytest.mark.parametrize("mode", ["full", "same", "valid"])
+@pytest.mark.parametrize("dt,mode", rotated(itertools.product(
+    ALL_DTYPES, ["full", "same", "valid"]), 2), ids=str)
 def test_convolve_correlate(dt, mode):
     a, v = _arr((7,), dt), _arr((3,), dt, 2)
     check(lambda xp, a, v: xp.convolve(a, v, mode), a, v)
@@ -95,9 +98,9 @@ def test_interp_on_sample_points_of_non_finite_neighbours(fp):
           np.array([1.0, 2, 3, 4]), np.array(fp))
 
 
-@pytest.mark.parametrize("dt", ["int16", "uint8", "float16", "float32", "float64", "complex64",
-                                "bool"])
-@pytest.mark.parametrize("edge_order", [1, 2])
+@pytest.mark.parametrize("dt,edge_order", rotated(itertools.product(
+    ["int16", "uint8", "float16", "float32", "float64", "complex64", "bool"], [1, 2]), 2),
+    ids=str)
 def test_gradient(dt, edge_order):
     f = _arr((4, 5), dt)
     kw = {"edge_order": edge_order}

@@ -1,10 +1,12 @@
 """The nan-functions, tnp vs NumPy: NaN-free, NaN-containing and all-NaN slices."""
+import itertools
 import warnings
 
 import numpy as np
 import pytest
 
 from engine import check
+from matrix import rotated
 from strategies import ALL_DTYPES, FLOATS
 
 import tnp
@@ -37,9 +39,8 @@ def _rtol(dt):
     return 5e-3 if dt == np.float16 else 1e-5 if dt.char in "fF" else None
 
 
-@pytest.mark.parametrize("name", ALL)
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
-@pytest.mark.parametrize("axis", [None, 0, -1], ids=str)
+@pytest.mark.parametrize("name,dt,axis", rotated(
+    itertools.product(ALL, ALL_DTYPES, [None, 0, -1]), 3), ids=str)
 def test_no_nan(name, dt, axis):
     check(lambda xp, a: getattr(xp, name)(a, axis=axis), _data(dt), rtol=_rtol(dt))
 

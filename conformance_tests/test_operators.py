@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check
+from matrix import rotated
 from tnp._core import settings
 from strategies import ALL_DTYPES, PY_SCALARS, arrays, broadcastable_shapes
 
@@ -21,17 +22,13 @@ INPLACE = [operator.iadd, operator.isub, operator.imul, operator.itruediv, opera
            operator.imod, operator.ipow, operator.iand, operator.ior, operator.ixor,
            operator.ilshift, operator.irshift]
 
-# The default run takes every dtype pair (and every weak Python scalar) through one operator of
-# each family (arithmetic, division, power, bitwise, shift, comparison); the other operators'
-# full matrices are the `slow` profile (`python -m pytest -m slow`). Every operator's output dtype
-# for every dtype pair is also checked, without compiling, by test_ufunc_attrs' table.
+# The default run takes one operator of each family (arithmetic, division, power, bitwise,
+# shift, comparison) over a rotating share of the dtype pairs and weak Python scalars
+# (`matrix.rotated`: every pair and scalar through one of them); the full matrices, and the
+# other operators', are the `slow` profile (`python -m pytest -m slow`). Every operator's output
+# dtype for every dtype pair is also checked, without compiling, by test_ufunc_attrs' table.
 DEFAULT = {"add", "truediv", "floordiv", "pow", "and_", "lshift", "lt", "divmod",
            "iadd", "itruediv", "ifloordiv", "ipow", "iand"}
-
-
-def _ops(ops):
-    return [pytest.param(op, id=op.__name__, marks=() if op.__name__ in DEFAULT else
-                         pytest.mark.slow) for op in ops]
 
 
 # Value differences that remain (each an xfail naming the NumPy behaviour not matched):
@@ -56,13 +53,6 @@ def _sample(dt, n=4):
     return vals.astype(dt)
 
 
-@pytest.mark.parametrize("op", _ops(BINARY))
-@pytest.mark.parametrize("dt1,dt2", list(itertools.product(ALL_DTYPES, ALL_DTYPES)),
-                         ids=str)
-def test_binary_dtype_pairs(op, dt1, dt2):
-    check(lambda xp, a, b: op(a, b), _sample(dt1), _sample(dt2)[::-1].copy())
-
-
 def _known(ops, pairs, ids):
     """Parameters (op, x, y) for every op and pair, each marked slow unless its op is in DEFAULT
     and a strict xfail where KNOWN names a difference for (op, str(x), ids(y))."""
@@ -78,8 +68,14 @@ def _known(ops, pairs, ids):
             yield pytest.param(op, x, y, id=f"{ids(y)}-{x}-{op.__name__}", marks=marks)
 
 
-@pytest.mark.parametrize("op,dt,scalar", list(_known(
-    BINARY, [(dt, s) for dt in ALL_DTYPES for s in PY_SCALARS], repr)))
+@pytest.mark.parametrize("op,dt1,dt2", rotated(_known(
+    BINARY, list(itertools.product(ALL_DTYPES, ALL_DTYPES)), str), 4))
+def test_binary_dtype_pairs(op, dt1, dt2):
+    check(lambda xp, a, b: op(a, b), _sample(dt1), _sample(dt2)[::-1].copy())
+
+
+@pytest.mark.parametrize("op,dt,scalar", rotated(_known(
+    BINARY, [(dt, s) for dt in ALL_DTYPES for s in PY_SCALARS], repr), 3))
 def test_binary_python_scalars(op, dt, scalar, request):
     if (op.__name__ == "truediv" and np.dtype(dt).kind == "c" and scalar == 2 + 3j
             and settings.get("cold") != "off"):
@@ -97,8 +93,8 @@ def test_unary(op, dt):
     check(lambda xp, a: op(a), _sample(dt))
 
 
-@pytest.mark.parametrize("op,dt1,dt2", list(_known(
-    INPLACE, list(itertools.product(ALL_DTYPES, ALL_DTYPES)), str)))
+@pytest.mark.parametrize("op,dt1,dt2", rotated(_known(
+    INPLACE, list(itertools.product(ALL_DTYPES, ALL_DTYPES)), str), 3))
 def test_inplace(op, dt1, dt2):
     def body(xp, a, b):
         r = op(a, b)

@@ -1,4 +1,5 @@
 """Reductions (sum ... count_nonzero) and the matching ndarray methods, tnp vs NumPy."""
+import itertools
 import warnings
 
 import numpy as np
@@ -7,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check, platform_xfail
+from matrix import rotated
 from tnp._core import settings
 from strategies import ALL_DTYPES, FLOATS, array_and_dtype, shapes
 
@@ -37,9 +39,8 @@ def _with_nan(dt):
 SUMLIKE = ["sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "ptp"]
 
 
-@pytest.mark.parametrize("name", SUMLIKE)
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
-@pytest.mark.parametrize("axis", AXES, ids=str)
+@pytest.mark.parametrize("name,dt,axis", rotated(
+    itertools.product(SUMLIKE, ALL_DTYPES, AXES), 3), ids=str)
 def test_axis_dtypes(name, dt, axis, request):
     if name == "prod" and np.dtype(dt).kind == "c" and axis == (0, 2):
         request.applymarker(platform_xfail(
@@ -132,9 +133,8 @@ def test_out(name, odt):
     check(body, _data(np.dtype("i4")), np.zeros(shape, odt))
 
 
-@pytest.mark.parametrize("name", ["argmin", "argmax"])
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
-@pytest.mark.parametrize("axis", [None, 0, -1], ids=str)
+@pytest.mark.parametrize("name,dt,axis", rotated(itertools.product(
+    ["argmin", "argmax"], ALL_DTYPES, [None, 0, -1]), 2), ids=str)
 def test_argminmax(name, dt, axis):
     check(lambda xp, a: getattr(xp, name)(a, axis=axis), _data(dt))
     check(lambda xp, a: getattr(xp, name)(a, axis=axis, keepdims=True), _data(dt))

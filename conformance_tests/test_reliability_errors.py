@@ -1,10 +1,13 @@
 """Issue 21's table of errors and layouts, each row against NumPy; and issue 18's write-path
 rows: every Python value written into an array goes through one conversion (NumPy's
 OverflowError/TypeError/ValueError) and a failed write leaves the array unchanged."""
+import itertools
+
 import numpy as np
 import pytest
 
 from engine import check
+from matrix import rotated
 
 
 # ---- issue 21: errors ------------------------------------------------------------------------
@@ -404,11 +407,11 @@ def test_where_mask_shape_error():
     check(body, np.zeros((3, 4)))
 
 
-@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int64])
-@pytest.mark.parametrize("values", [[7, 2, 0, 1], [100, 1, 2, 3], [0, 5], [-128, 1, -1],
-                                    [-128, -1, 1], [5], []], ids=str)
-@pytest.mark.parametrize("call", ["floor_divide.reduce", "remainder.reduce", "fmod.reduce",
-                                  "floor_divide.accumulate", "remainder.accumulate"])
+@pytest.mark.parametrize("dt,values,call", rotated(itertools.product(
+    [np.int8, np.uint8, np.int64],
+    [[7, 2, 0, 1], [100, 1, 2, 3], [0, 5], [-128, 1, -1], [-128, -1, 1], [5], []],
+    ["floor_divide.reduce", "remainder.reduce", "fmod.reduce", "floor_divide.accumulate",
+     "remainder.accumulate"]), 2), ids=lambda v: getattr(v, "__name__", str(v)))
 def test_errstate_integer_division_folds(call, values, dt):
     # NumPy's "divide by zero encountered in reduce" (a zero divisor after the first element)
     # and, for floor_divide of the minimum by -1, "overflow encountered in reduce"

@@ -1,5 +1,6 @@
 """where, nonzero, argwhere, flatnonzero, extract, select, piecewise, choose, compress, take,
 take_along_axis, searchsorted (and the ndarray methods that call them)."""
+import itertools
 import warnings
 
 import numpy as np
@@ -9,6 +10,7 @@ from hypothesis import strategies as st
 
 import tnp
 from engine import check
+from matrix import rotated
 from strategies import ALL_DTYPES, PY_SCALARS, arrays, dtypes
 
 
@@ -170,8 +172,8 @@ def test_compress_method():
     check(lambda xp, a: a.compress([0, 1, 1], axis=0), _data(np.dtype(int)))
 
 
-@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("mode,dt", rotated(itertools.product(
+    ["raise", "wrap", "clip"], ALL_DTYPES), 2), ids=str)
 def test_take(mode, dt):
     a = _data(dt)
     check(lambda xp, a: xp.take(a, [0, -1, 5], mode=mode), a)
@@ -210,8 +212,8 @@ def test_take_along_axis_errors(idx, axis):
     check(lambda xp, a: xp.take_along_axis(a, idx, axis=axis), _data(np.dtype(float)))
 
 
-@pytest.mark.parametrize("side", ["left", "right"])
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("side,dt", rotated(itertools.product(
+    ["left", "right"], ALL_DTYPES), 2), ids=str)
 def test_searchsorted(side, dt):
     a = np.sort(_data(dt).ravel())
     check(lambda xp, a, v: xp.searchsorted(a, v, side=side), a, _data(dt))

@@ -4,12 +4,15 @@ NumPy's ``unique_values`` and ``unique(sorted=False)`` return the distinct value
 unspecified order (a hash table): those tests compare the sorted results. Inputs avoid -0.0
 beside 0.0 where NumPy's unstable sort may keep either zero as the representative.
 """
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check
+from matrix import rotated
 from strategies import ALL_DTYPES, arrays, dtypes
 
 
@@ -32,8 +35,8 @@ FLAGS = [(False, False, False), (True, False, False), (False, True, False),
          (False, False, True), (True, True, True)]
 
 
-@pytest.mark.parametrize("flags", FLAGS, ids=str)
-@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+@pytest.mark.parametrize("flags,dt", rotated(itertools.product(
+    FLAGS, ALL_DTYPES), 2), ids=str)
 def test_unique(dt, flags):
     check(lambda xp, a: xp.unique(a, *flags), _data(dt))
     check(lambda xp, a: xp.unique(a, *flags, equal_nan=False), _data(dt))
@@ -96,9 +99,9 @@ def test_unique_array_api(dt):
     check(lambda xp, a: xp.sort(xp.unique_values(a)), _data(dt))
 
 
-@pytest.mark.parametrize("invert", [False, True])
-@pytest.mark.parametrize("dt1", [np.dtype(c) for c in "?bBqHefdD"], ids=str)
-@pytest.mark.parametrize("dt2", [np.dtype(c) for c in "?qfD"], ids=str)
+@pytest.mark.parametrize("dt1,dt2,invert", rotated(itertools.product(
+    [np.dtype(c) for c in "?bBqHefdD"], [np.dtype(c) for c in "?qfD"], [False, True]), 2),
+    ids=str)
 def test_isin(dt1, dt2, invert):
     check(lambda xp, a, b: xp.isin(a, b, invert=invert), _data(dt1), _data(dt2)[1])
     check(lambda xp, a, b: xp.isin(a, b, invert=invert, assume_unique=True), _data(dt1),
@@ -113,8 +116,8 @@ def test_isin_kinds(kind):
     check(lambda xp, a: xp.isin(a, 2, kind=kind), np.arange(3))
 
 
-@pytest.mark.parametrize("dt1", [np.dtype(c) for c in "?bHfD"], ids=str)
-@pytest.mark.parametrize("dt2", [np.dtype(c) for c in "qD"], ids=str)
+@pytest.mark.parametrize("dt1,dt2", rotated(itertools.product(
+    [np.dtype(c) for c in "?bHfD"], [np.dtype(c) for c in "qD"]), 2), ids=str)
 def test_set_ops(dt1, dt2):
     a, b = _data(dt1), _data(dt2)[1:]
     check(lambda xp, a, b: xp.intersect1d(a, b), a, b)

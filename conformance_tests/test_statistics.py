@@ -1,10 +1,13 @@
 """median, quantile/percentile (every method, weights), average, cov, corrcoef: tnp vs NumPy."""
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check
+from matrix import rotated
 from strategies import FLOATS, INTS, UINTS, array_and_dtype, shapes
 
 METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
@@ -31,8 +34,8 @@ def test_quantile_methods(method, q):
     check(lambda xp, a: xp.quantile(a, q, method=method), _data(np.dtype("f8"), (7,)))
 
 
-@pytest.mark.parametrize("method", ["linear", "lower", "midpoint", "hazen", "inverted_cdf"])
-@pytest.mark.parametrize("dt", REAL, ids=str)
+@pytest.mark.parametrize("method,dt", rotated(itertools.product(
+    ["linear", "lower", "midpoint", "hazen", "inverted_cdf"], REAL), 2), ids=str)
 def test_quantile_dtypes(method, dt):
     rtol = 5e-3 if dt == np.float16 else 1e-5 if dt == np.float32 else None
     check(lambda xp, a: xp.quantile(a, 0.3, axis=0, method=method), _data(dt), rtol=rtol)
@@ -104,8 +107,8 @@ def test_quantile_weights_nan_inf_zero(name, bad):
 
 
 
-@pytest.mark.parametrize("dt", REAL + [np.dtype("?")], ids=str)
-@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1)], ids=str)
+@pytest.mark.parametrize("dt,axis", rotated(itertools.product(
+    REAL + [np.dtype("?")], [None, 0, -1, (0, 1)]), 2), ids=str)
 def test_median(dt, axis):
     rtol = 5e-3 if dt == np.float16 else None
     check(lambda xp, a: xp.median(a, axis=axis), _data(dt), rtol=rtol)

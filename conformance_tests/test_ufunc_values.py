@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import check, ftz_xfail, xla_xfail
+from matrix import rotated
 from strategies import arrays, broadcastable_shapes, shapes
 
 ELEMENTWISE = sorted({getattr(np, n).__name__ for n in dir(np)
@@ -96,7 +97,7 @@ def _edge_params():
                                marks=xla_xfail(reason) if reason else ())
 
 
-@pytest.mark.parametrize("name,dt", list(_edge_params()))
+@pytest.mark.parametrize("name,dt", rotated(_edge_params(), 2))
 def test_edge_values(name, dt):
     uf = getattr(np, name)
     args = (edge_values(dt),) if uf.nin == 1 else _pairs(dt)
@@ -125,7 +126,7 @@ def _ties_by_position(name):
     return bool(s.any() and not s.all())
 
 
-@pytest.mark.parametrize("name,dt,scalar", list(_scalar_params()))
+@pytest.mark.parametrize("name,dt,scalar", rotated(_scalar_params(), 3))
 def test_python_scalars(name, dt, scalar):
     x = edge_values(dt)
     body = _body(name)

@@ -389,25 +389,35 @@ def test_set_routines_are_bucketed():
     both(body, SA, SB, fa, fb)
 
 
-def setdiff_loop(xp, v, iterations):
+# The loops' thresholds ``t`` over ``L`` (``x < t`` keeps ``t`` values): 60 counts in 4 buckets
+# (``x >= t``'s in 4 too: the default run), or spread over about 20 (the ``slow`` profile: a
+# kernel set per bucket, 4.7x the compiles)
+NARROW = [1500 + n * 17 for n in range(60)]
+WIDE = [50 + n * 61 for n in range(60)]
+SPANS = [pytest.param(NARROW, id="narrow"), pytest.param(WIDE, id="wide", marks=pytest.mark.slow)]
+
+
+def setdiff_loop(xp, v, thresholds):
     """``d = setdiff1d(x, x[x < t])`` for a new 0-d ``t`` every iteration (a new count each
     time: its sets' lengths are bucketed values)."""
     x = xp.asarray(v)
     sums, lengths = [], []
-    for n in range(iterations):
-        d = xp.setdiff1d(x, x[x < xp.asarray(n * 61)])
+    for t in thresholds:
+        d = xp.setdiff1d(x, x[x < xp.asarray(t)])
         sums.append(int(d.sum()))
         lengths.append(len(d))
     return sums, lengths
 
 
 @pytest.mark.usefixtures("compiled_tier")
-def test_setdiff_loop_builds_per_bucket():
-    lengths = [len(numpy.setdiff1d(L, L[L < n * 61])) for n in range(60)]
+@pytest.mark.parametrize("thresholds", SPANS)
+def test_setdiff_loop_builds_per_bucket(thresholds):
+    lengths = [len(numpy.setdiff1d(L, L[L < t])) for t in thresholds]
     buckets = len({masked.bucket(n, L.size) for n in lengths})
-    new = _per_bucket(lambda xp, v, k: setdiff_loop(xp, v, 60), L)
-    # built per count before (the set routines' kernels of each count): 317 for these 60 counts;
-    # now 124 for 14 buckets (a dozen kernels a bucket: the unique, isin and compaction of each)
+    new = _per_bucket(lambda xp, v, k: setdiff_loop(xp, v, thresholds), L)
+    # built per count before (the set routines' kernels of each count): 317 for the wide span's
+    # 60 counts; now 124 for its 14 buckets (a dozen kernels a bucket: the unique, isin and
+    # compaction of each)
     assert len(set(lengths)) > 40 and new <= 10 * buckets
 
 
@@ -438,35 +448,36 @@ def test_unique_index_and_counts_are_bucketed(equal_nan):
     both(body, L, F)
 
 
-def counts_loop(xp, v, iterations):
+def counts_loop(xp, v, thresholds):
     """``u, c = unique(x[x < t] // 3, return_counts=True)`` for a new 0-d ``t`` every
     iteration (a new length each time)."""
     x = xp.asarray(v)
     sums, lengths = [], []
-    for n in range(iterations):
-        u, c = xp.unique(x[x < xp.asarray(n * 61 + 50)] // 3, return_counts=True)
+    for t in thresholds:
+        u, c = xp.unique(x[x < xp.asarray(t)] // 3, return_counts=True)
         sums.append(int((u * c).sum()))
         lengths.append(len(c))
     return sums, lengths
 
 
 @pytest.mark.usefixtures("compiled_tier")
-def test_unique_counts_loop_builds_per_bucket():
-    lengths = [len(numpy.unique(L[L < n * 61 + 50] // 3)) for n in range(60)]
+@pytest.mark.parametrize("thresholds", SPANS)
+def test_unique_counts_loop_builds_per_bucket(thresholds):
+    lengths = [len(numpy.unique(L[L < t] // 3)) for t in thresholds]
     buckets = len({masked.bucket(n, L.size) for n in lengths})
-    new = _per_bucket(lambda xp, v, k: counts_loop(xp, v, 60), L)
-    # built per count before (the exact path's kernels of each count): 308 for these 60
-    # counts; now 93 for 19 buckets
+    new = _per_bucket(lambda xp, v, k: counts_loop(xp, v, thresholds), L)
+    # built per count before (the exact path's kernels of each count): 308 for the wide span's
+    # 60 counts; now 93 for its 19 buckets
     assert len(set(lengths)) > 40 and new <= 6 * buckets
 
 
-def xor_loop(xp, v, iterations):
+def xor_loop(xp, v, thresholds):
     """``setxor1d``, ``intersect1d(return_indices=True)`` and ``unique(return_inverse=True)``
     of compactions by a new 0-d ``t`` every iteration (new lengths each time)."""
     x = xp.asarray(v)
     sums, lengths = [], []
-    for n in range(iterations):
-        t = xp.asarray(n * 61 + 50)
+    for t in thresholds:
+        t = xp.asarray(t)
         y = x[x < t]
         s = xp.setxor1d(x[:2000] // 2, y // 3)
         i, i1, i2 = xp.intersect1d(y // 5, x[x >= t] // 7, return_indices=True)
@@ -477,10 +488,12 @@ def xor_loop(xp, v, iterations):
 
 
 @pytest.mark.usefixtures("compiled_tier")
-def test_xor_intersect_inverse_loop_builds_per_bucket():
-    counts = [int((L < n * 61 + 50).sum()) for n in range(60)]
+@pytest.mark.parametrize("thresholds", SPANS)
+def test_xor_intersect_inverse_loop_builds_per_bucket(thresholds):
+    counts = [int((L < t).sum()) for t in thresholds]
     buckets = len({masked.bucket(n, L.size) for n in counts})  # the compactions' buckets
-    new = _per_bucket(lambda xp, v, k: xor_loop(xp, v, 60), L)
-    # built per count before (the exact paths' kernels of each count): 4,800 for these 60
-    # iterations; now 605 for 20 buckets of the compactions (their sets' buckets in each)
+    new = _per_bucket(lambda xp, v, k: xor_loop(xp, v, thresholds), L)
+    # built per count before (the exact paths' kernels of each count): 4,800 for the wide
+    # span's 60 iterations; now 605 for its 20 buckets of the compactions (their sets' buckets
+    # in each), 129 for the narrow span's 4
     assert len(set(counts)) == 60 and new <= 40 * buckets
