@@ -1156,6 +1156,27 @@ def test_after_the_warmup_large_host_arrays_follow_device_operands(warmup):
     assert small._on_host  # small arrays stay where they are
 
 
+def test_warmup_clock_leaves_out_the_host_threads(warmup):
+    """The CPU time the host tier's threads spend on split calls (one call's work, done sooner)
+    is not the program's: it does not end the warm-up; the program's own time does."""
+    import time
+
+    from tnp._core.dispatch import host_threads
+
+    def spend_on_this_thread(seconds):
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+    warmup(200)
+    assert tnp.arange(500.0)._on_host  # starts the warm-up's clock
+    before = host_threads.cpu_seconds()
+    host_threads.each_piece(lambda i: spend_on_this_thread(0.3) if i else None, 2)
+    assert host_threads.cpu_seconds() - before >= 0.3  # (a thread of the tier's spent it)
+    assert tnp.arange(500.0)._on_host
+    _spend(0.25)
+    assert not tnp.arange(500.0)._on_host
+
+
 def test_warmup_zero_places_by_size(warmup):
     warmup(0)
     assert not tnp.arange(500.0)._on_host and tnp.arange(50.0)._on_host

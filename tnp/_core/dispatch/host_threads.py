@@ -17,13 +17,16 @@ callbacks and 'print'/'log' output are NumPy's own, once.
 
 ``each_piece`` runs the pieces (``host_pieces`` hands it the pieces of masked steps too): the
 first on the calling thread, each other on a thread of its own started at the first split,
-whose queue runs what it is handed in order.
+whose queue runs what it is handed in order. ``cpu_seconds`` is the CPU time those threads
+spent (the placement's warm-up, ``tiers.large_on_host``, takes it out of the program's time:
+a split call is one call's work done sooner, not more of the program's time).
 
 ``TNP_HOST_THREADS`` (``settings``) sets the threads: 0, the default, is the cores this
 process may run on; 1 turns the split off.
 """
 import os
 import threading
+import time
 
 import numpy as np
 
@@ -41,6 +44,7 @@ _NUMERIC = frozenset("biufc")
 THREADS = 1
 SPLIT_AT = float("inf")  # the smallest call split: two costly pieces' worth, with two threads
 _workers = []  # the threads, each with its queue of pieces (made at the first split)
+_clocks = []  # each thread's CPU seconds ([seconds]: set as each piece it ran ends)
 _WORKERS_LOCK = threading.Lock()
 
 
@@ -69,12 +73,15 @@ class _Piece:
         self.done = threading.Lock()
         self.done.acquire()
 
-    def run(self):
+    def run(self, clock):
+        """Run it on a thread of ``_workers``: ``clock``, the thread's CPU seconds, is set
+        before the caller's ``wait`` returns."""
         try:
             self.result = self.fn()
         except BaseException as e:  # (raised in the caller's thread by ``wait``)
             self.error = e
         finally:
+            clock[0] = time.thread_time()
             self.done.release()
 
     def wait(self):
@@ -84,9 +91,14 @@ class _Piece:
         return self.result
 
 
-def _serve(tasks):
+def _serve(tasks, clock):
     while True:
-        tasks.get().run()
+        tasks.get().run(clock)
+
+
+def cpu_seconds():
+    """The CPU seconds the threads spent running pieces so far."""
+    return sum(c[0] for c in _clocks)
 
 
 def _queues(n):
@@ -97,16 +109,18 @@ def _queues(n):
         import queue  # (not at ``import tnp``: NumPy's start imports no queue either)
         with _WORKERS_LOCK:
             while len(_workers) < n:
-                tasks = queue.SimpleQueue()
-                threading.Thread(target=_serve, args=(tasks,), name="tnp-host",
+                tasks, clock = queue.SimpleQueue(), [0.0]
+                threading.Thread(target=_serve, args=(tasks, clock), name="tnp-host",
                                  daemon=True).start()
                 _workers.append(tasks)
+                _clocks.append(clock)
     return _workers
 
 
 def _forget_threads():
     """In a forked child the threads do not exist: new ones at the next split."""
     _workers.clear()
+    _clocks.clear()
 
 
 if hasattr(os, "register_at_fork"):  # (POSIX: Windows has no fork)
