@@ -56,8 +56,7 @@ def test_large_parts(name, dt):
     check(_body(name), grid(dt, parts), atol=ATOL[dt])
 
 
-@pytest.mark.parametrize("dt,name", rotated(itertools.product(
-    DTYPES, FUNCS), 2), ids=str)
+@pytest.mark.parametrize("dt,name", rotated(itertools.product(DTYPES, FUNCS), 2), ids=str)
 def test_special_grid_2d_and_jit(name, dt):
     """The same grid as a 2-d array, a strided view and inside ``jax.jit``."""
     z = grid(dt).reshape(11, 11)

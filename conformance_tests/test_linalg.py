@@ -11,7 +11,7 @@ from strategies import BOOL, COMPLEX, INTS, UINTS
 
 LINALG_DTYPES = BOOL + INTS + UINTS + [np.dtype("float32"), np.dtype("float64")] + COMPLEX
 # (the integer dtypes all reach LAPACK as float64: the device pass's default run takes int32 and
-# uint8 for them, ``matrix.kept``)
+# uint8 for them, with bool and the inexact dtypes, ``matrix.kept``)
 INEXACT = [np.dtype(c) for c in ("float32", "float64", "complex64", "complex128")]
 LINALG_PARAMS = kept(LINALG_DTYPES, {np.dtype("int32"), np.dtype("uint8"), np.dtype("bool"),
                                      *INEXACT})

@@ -35,8 +35,7 @@ FLAGS = [(False, False, False), (True, False, False), (False, True, False),
          (False, False, True), (True, True, True)]
 
 
-@pytest.mark.parametrize("flags,dt", rotated(itertools.product(
-    FLAGS, ALL_DTYPES), 2), ids=str)
+@pytest.mark.parametrize("flags,dt", rotated(itertools.product(FLAGS, ALL_DTYPES), 2), ids=str)
 def test_unique(dt, flags):
     check(lambda xp, a: xp.unique(a, *flags), _data(dt))
     check(lambda xp, a: xp.unique(a, *flags, equal_nan=False), _data(dt))
